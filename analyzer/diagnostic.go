@@ -1,0 +1,61 @@
+package analyzer
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Related is a secondary location of a diagnostic: an entry point, a step
+// of a call chain, the place where state is filled.
+type Related struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// Diagnostic is one finding. Lines are 1-based; columns are 1-based and
+// counted in Unicode code points.
+type Diagnostic struct {
+	Rule      *Rule
+	Path      string // relative to the working directory, forward slashes
+	Start     syntax.Position
+	End       syntax.Position
+	Message   string
+	Function  string // qualified name of the innermost enclosing function
+	Record    string // record id, defaults to the rule's
+	Related   []Related
+	LineText  string // the source line of Start, for fingerprints and baselines
+	severity  Severity
+	overrides bool
+}
+
+// Severity of the diagnostic: the rule's unless overridden at report time.
+func (d *Diagnostic) Severity() Severity {
+	if d.overrides {
+		return d.severity
+	}
+	return d.Rule.Severity
+}
+
+// SetSeverity overrides the rule's default severity for this finding (a rule
+// with an error and a warning variant).
+func (d *Diagnostic) SetSeverity(s Severity) { d.severity, d.overrides = s, true }
+
+// SortDiagnostics orders by path, line, column, rule, then message, so that
+// output is byte-identical whatever the number of workers.
+func SortDiagnostics(ds []Diagnostic) {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.Path, b.Path),
+			cmp.Compare(a.Start.Line, b.Start.Line),
+			cmp.Compare(a.Start.Column, b.Start.Column),
+			cmp.Compare(a.Rule.ID, b.Rule.ID),
+			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.End.Line, b.End.Line),
+			cmp.Compare(a.End.Column, b.End.Column),
+		)
+	})
+}

@@ -1,0 +1,102 @@
+package analyzer
+
+import (
+	"fmt"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// File is one Python source file loaded for a run.
+type File struct {
+	Path   string // as shown to users: relative to the working directory, forward slashes
+	Abs    string // absolute path on disk ("" for stdin)
+	Tree   *syntax.Tree
+	Report bool // findings are wanted for this file (false: loaded for context only)
+}
+
+// Project is everything loaded for a run; rules see it read-only.
+type Project struct {
+	Root  string // directory module names are relative to
+	Files []*File
+}
+
+// Pass is what a rule's Run receives for one file.
+type Pass struct {
+	Rule    *Rule
+	File    *File
+	Project *Project
+
+	state *fileState
+}
+
+// fileState is shared by the passes of all rules on one file. Rules on a
+// file run one after the other in a single goroutine, so it needs no lock.
+type fileState struct {
+	results map[*Analysis]analysisResult
+	running map[*Analysis]bool
+	diags   []Diagnostic
+}
+
+type analysisResult struct {
+	value any
+	err   error
+}
+
+// ResultOf returns the result of a shared analysis on this file, running it
+// (and what it requires) on first use.
+func (p *Pass) ResultOf(a *Analysis) (any, error) {
+	if r, ok := p.state.results[a]; ok {
+		return r.value, r.err
+	}
+	if p.state.running[a] {
+		return nil, fmt.Errorf("analysis %s requires itself", a.Name)
+	}
+	p.state.running[a] = true
+	defer delete(p.state.running, a)
+	for _, req := range a.Requires {
+		if _, err := p.ResultOf(req); err != nil {
+			p.state.results[a] = analysisResult{err: err}
+			return nil, err
+		}
+	}
+	v, err := a.Run(p)
+	p.state.results[a] = analysisResult{value: v, err: err}
+	return v, err
+}
+
+// Report records a finding. Path, rule and record are filled in when empty.
+func (p *Pass) Report(d Diagnostic) {
+	if d.Rule == nil {
+		d.Rule = p.Rule
+	}
+	if d.Path == "" {
+		d.Path = p.File.Path
+	}
+	if d.Record == "" {
+		d.Record = d.Rule.Record
+	}
+	p.state.diags = append(p.state.diags, d)
+}
+
+// ReportNode reports a finding spanning node n of the pass's file.
+func (p *Pass) ReportNode(n syntax.NodeID, message string, related ...Related) {
+	t := p.File.Tree
+	p.Report(Diagnostic{
+		Start:    t.Start(n),
+		End:      t.End(n),
+		Message:  message,
+		Function: syntax.QualName(t, n),
+		Related:  related,
+	})
+}
+
+// Reportf is ReportNode with a format.
+func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
+	p.ReportNode(n, fmt.Sprintf(format, args...))
+}
+
+// RelatedAt builds a related location at node n of file f.
+func RelatedAt(f *File, n syntax.NodeID, message string) Related {
+	pos := f.Tree.Start(n)
+	return Related{Path: f.Path, Line: pos.Line, Column: pos.Column, Message: message}
+}

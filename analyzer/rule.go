@@ -1,0 +1,73 @@
+// Package analyzer is sglint's engine: it runs rules over parsed Python files
+// and collects their diagnostics. It knows no rule by name; rules are values
+// registered by package rules and handed to Run.
+package analyzer
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// Severity of a rule's findings.
+type Severity int
+
+const (
+	Warning Severity = iota
+	Error
+)
+
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Rule is one check, in the spirit of go/analysis's Analyzer: a value with
+// an identity, documentation and a run function.
+type Rule struct {
+	ID       string   // stable identifier, e.g. "SGL001"
+	Name     string   // kebab-case name, e.g. "kv-send-without-readiness-guard"
+	Severity Severity // default severity
+	Title    string   // one line, shown by `sglint rules` and SARIF shortDescription
+	// Doc is Markdown in ruff's shape: What it does / Why is this bad? /
+	// Example / Use instead / Known limits.
+	Doc string
+	// Record is the id of the error record the rule derives from, if any.
+	Record string
+	// DefaultOff rules run only when selected explicitly.
+	DefaultOff bool
+	// Requires lists shared analyses the rule reads through Pass.ResultOf.
+	Requires []*Analysis
+	// Run inspects pass.File and reports through pass.Report.
+	Run func(pass *Pass) error
+}
+
+var (
+	ruleID   = regexp.MustCompile(`^SGL[0-9]{3}$`)
+	ruleName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+)
+
+// Validate checks a rule's identity fields; registries call it at init.
+func (r *Rule) Validate() error {
+	switch {
+	case !ruleID.MatchString(r.ID):
+		return fmt.Errorf("rule id %q is not of the form SGL000", r.ID)
+	case !ruleName.MatchString(r.Name):
+		return fmt.Errorf("rule %s: name %q is not kebab-case", r.ID, r.Name)
+	case r.Title == "" || r.Doc == "":
+		return fmt.Errorf("rule %s: title and doc are required", r.ID)
+	case r.Run == nil:
+		return fmt.Errorf("rule %s: no run function", r.ID)
+	}
+	return nil
+}
+
+// Analysis is a shared, per-file computation (a CFG, an index of facts)
+// that rules require; it runs at most once per file and its result is
+// reused by every rule, like go/analysis's Requires/ResultOf.
+type Analysis struct {
+	Name     string
+	Requires []*Analysis
+	Run      func(pass *Pass) (any, error)
+}

@@ -1,0 +1,109 @@
+package syntax
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sexp renders named nodes with their fields, for readable expectations.
+func sexp(t *Tree, n NodeID) string {
+	var b strings.Builder
+	var walk func(n NodeID)
+	walk = func(n NodeID) {
+		if f := t.FieldOf(n); f != 0 {
+			b.WriteString(f.String() + ": ")
+		}
+		b.WriteString("(" + t.Kind(n).String())
+		for c := range t.NamedChildren(n) {
+			b.WriteString(" ")
+			walk(c)
+		}
+		b.WriteString(")")
+	}
+	walk(n)
+	return b.String()
+}
+
+func parse(t *testing.T, src string) *Tree {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	tree, err := p.Parse([]byte(src))
+	require.NoError(t, err)
+	return tree
+}
+
+func TestFlattenShape(t *testing.T) {
+	tree := parse(t, "if a is not None:\n    x = self.d[0]\n")
+	assert.Equal(t, "(module (if_statement condition: (comparison_operator (identifier) (none)) consequence: (block (expression_statement (assignment left: (identifier) right: (subscript value: (attribute object: (identifier) attribute: (identifier)) subscript: (integer)))))))", sexp(tree, tree.Root()))
+	cmp := NodeID(-1)
+	for i := 0; i < tree.Len(); i++ {
+		if tree.Kind(NodeID(i)) == ComparisonOperator {
+			cmp = NodeID(i)
+		}
+	}
+	require.NotEqual(t, NoNode, cmp)
+	var ops []Kind
+	for c := range tree.FieldAll(cmp, FOperators) {
+		ops = append(ops, tree.Kind(c))
+	}
+	assert.Equal(t, []Kind{OpIsNot}, ops)
+}
+
+func TestKindsAreCanonical(t *testing.T) {
+	for _, k := range []Kind{Identifier, Call, Attribute, KwNot, OpIsNot} {
+		assert.Equal(t, k, canonical[k], k.String())
+	}
+}
+
+func TestSubtreeEndAndParents(t *testing.T) {
+	tree := parse(t, "def f(a):\n    return a\nx = 1\n")
+	for i := 0; i < tree.Len(); i++ {
+		n := NodeID(i)
+		end := tree.SubtreeEnd(n)
+		for d := n + 1; d < end; d++ {
+			// every node of the range descends from n
+			p := d
+			for p != NoNode && p != n {
+				p = tree.Parent(p)
+			}
+			require.Equal(t, n, p, fmt.Sprintf("%d in subtree of %d", d, n))
+		}
+	}
+}
+
+func TestPositionsCountCodePoints(t *testing.T) {
+	tree := parse(t, "s = 'é'; x = 1\n")
+	var x NodeID = NoNode
+	for i := 0; i < tree.Len(); i++ {
+		if tree.Kind(NodeID(i)) == Identifier && tree.TextIs(NodeID(i), "x") {
+			x = NodeID(i)
+		}
+	}
+	require.NotEqual(t, NoNode, x)
+	assert.Equal(t, Position{Line: 1, Column: 10}, tree.Start(x))
+}
+
+func TestErrorNodes(t *testing.T) {
+	tree := parse(t, "def f(:\n  pass\n")
+	found := false
+	for i := 0; i < tree.Len(); i++ {
+		if tree.IsError(NodeID(i)) || tree.IsMissing(NodeID(i)) {
+			if tree.IsError(NodeID(i)) {
+				assert.Equal(t, ErrorNode, tree.Kind(NodeID(i)))
+			}
+			found = true
+		}
+	}
+	assert.True(t, found)
+}
+
+func TestDeepNesting(t *testing.T) {
+	src := "x = " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + "\n"
+	tree := parse(t, src)
+	assert.Greater(t, tree.Len(), 5000)
+}

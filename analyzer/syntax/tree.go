@@ -1,0 +1,216 @@
+// Package syntax parses Python with tree-sitter and exposes the result as a
+// flat, immutable, pure-Go tree. The tree-sitter tree is copied in one cgo
+// call and closed at once, so the rest of sglint never touches C memory and
+// trees can be read from any number of goroutines.
+package syntax
+
+import (
+	"iter"
+	"sort"
+	"unicode/utf8"
+)
+
+// NodeID indexes a node in its Tree; nodes are stored in preorder, so a
+// node's descendants are the IDs in (n, End(n)] ... see Subtree.
+type NodeID int32
+
+// NoNode is the absent node (no parent, no such child).
+const NoNode NodeID = -1
+
+// Node is one syntax node. Its layout mirrors sgl_node in flatten.go.
+type Node struct {
+	start, end  uint32
+	parent      NodeID
+	firstChild  NodeID
+	nextSibling NodeID
+	kind        Kind
+	field       Field
+	flags       uint8
+}
+
+const (
+	flagNamed   = 1
+	flagMissing = 2
+	flagExtra   = 4
+	flagError   = 8
+)
+
+// Tree is a parsed file: its source bytes and its nodes in preorder.
+type Tree struct {
+	Src        []byte
+	nodes      []Node
+	lineStarts []uint32 // byte offset of each line start, built on demand
+}
+
+// Len is the number of nodes.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// Root is the module node.
+func (t *Tree) Root() NodeID {
+	if len(t.nodes) == 0 {
+		return NoNode
+	}
+	return 0
+}
+
+func (t *Tree) Kind(n NodeID) Kind         { return t.nodes[n].kind }
+func (t *Tree) FieldOf(n NodeID) Field     { return t.nodes[n].field }
+func (t *Tree) Parent(n NodeID) NodeID     { return t.nodes[n].parent }
+func (t *Tree) FirstChild(n NodeID) NodeID { return t.nodes[n].firstChild }
+func (t *Tree) NextSibling(n NodeID) NodeID {
+	return t.nodes[n].nextSibling
+}
+func (t *Tree) StartByte(n NodeID) int  { return int(t.nodes[n].start) }
+func (t *Tree) EndByte(n NodeID) int    { return int(t.nodes[n].end) }
+func (t *Tree) IsNamed(n NodeID) bool   { return t.nodes[n].flags&flagNamed != 0 }
+func (t *Tree) IsMissing(n NodeID) bool { return t.nodes[n].flags&flagMissing != 0 }
+func (t *Tree) IsExtra(n NodeID) bool   { return t.nodes[n].flags&flagExtra != 0 }
+
+// IsError reports an ERROR node (tree-sitter's recovery wrapper).
+func (t *Tree) IsError(n NodeID) bool { return t.nodes[n].flags&flagError != 0 }
+
+// Text is the source text of n.
+func (t *Tree) Text(n NodeID) string { return string(t.Src[t.nodes[n].start:t.nodes[n].end]) }
+
+// Bytes is the source of n without copying.
+func (t *Tree) Bytes(n NodeID) []byte { return t.Src[t.nodes[n].start:t.nodes[n].end] }
+
+// TextIs compares n's text with s without allocating.
+func (t *Tree) TextIs(n NodeID, s string) bool {
+	b := t.Src[t.nodes[n].start:t.nodes[n].end]
+	return len(b) == len(s) && string(b) == s
+}
+
+// Children iterates over all children of n, named or not.
+func (t *Tree) Children(n NodeID) iter.Seq[NodeID] {
+	return func(yield func(NodeID) bool) {
+		for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// NamedChildren iterates over the named children of n, skipping comments.
+func (t *Tree) NamedChildren(n NodeID) iter.Seq[NodeID] {
+	return func(yield func(NodeID) bool) {
+		for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+			if t.nodes[c].flags&flagNamed == 0 || t.nodes[c].kind == Comment {
+				continue
+			}
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// NamedChild returns the i-th named, non-comment child of n.
+func (t *Tree) NamedChild(n NodeID, i int) NodeID {
+	for c := range t.NamedChildren(n) {
+		if i == 0 {
+			return c
+		}
+		i--
+	}
+	return NoNode
+}
+
+// Field returns the first child of n stored under field f.
+func (t *Tree) Field(n NodeID, f Field) NodeID {
+	for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		if t.nodes[c].field == f {
+			return c
+		}
+	}
+	return NoNode
+}
+
+// FieldAll iterates over every child of n stored under field f.
+func (t *Tree) FieldAll(n NodeID, f Field) iter.Seq[NodeID] {
+	return func(yield func(NodeID) bool) {
+		for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+			if t.nodes[c].field == f && !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// SubtreeEnd is one past the last descendant of n: preorder makes the
+// subtree of n the contiguous range [n, SubtreeEnd(n)).
+func (t *Tree) SubtreeEnd(n NodeID) NodeID {
+	for m := n; m != NoNode; m = t.nodes[m].parent {
+		if s := t.nodes[m].nextSibling; s != NoNode {
+			return s
+		}
+	}
+	return NodeID(len(t.nodes))
+}
+
+// Contains reports whether d lies in the subtree of n (n included).
+func (t *Tree) Contains(n, d NodeID) bool { return d >= n && d < t.SubtreeEnd(n) }
+
+// Ancestor returns the nearest proper ancestor of n whose kind is one of ks.
+func (t *Tree) Ancestor(n NodeID, ks ...Kind) NodeID {
+	for p := t.nodes[n].parent; p != NoNode; p = t.nodes[p].parent {
+		for _, k := range ks {
+			if t.nodes[p].kind == k {
+				return p
+			}
+		}
+	}
+	return NoNode
+}
+
+// Unparen strips parentheses around an expression.
+func (t *Tree) Unparen(n NodeID) NodeID {
+	for n != NoNode && t.nodes[n].kind == ParenthesizedExpression {
+		n = t.NamedChild(n, 0)
+	}
+	return n
+}
+
+// Position is a 1-based line and a 1-based column counted in Unicode code
+// points (what editors and SARIF's "unicodeCodePoints" column kind expect).
+type Position struct {
+	Line, Column int
+}
+
+// Pos converts a byte offset into a Position.
+func (t *Tree) Pos(offset int) Position {
+	if t.lineStarts == nil {
+		t.lineStarts = LineStarts(t.Src)
+	}
+	return PosIn(t.Src, t.lineStarts, offset)
+}
+
+// Start and End are the positions of n's first byte and one past its last.
+func (t *Tree) Start(n NodeID) Position { return t.Pos(int(t.nodes[n].start)) }
+func (t *Tree) End(n NodeID) Position   { return t.Pos(int(t.nodes[n].end)) }
+
+// LineStarts returns the byte offset at which each line of src begins.
+func LineStarts(src []byte) []uint32 {
+	starts := make([]uint32, 1, 64)
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, uint32(i+1))
+		}
+	}
+	return starts
+}
+
+// PosIn converts offset using precomputed line starts. Invalid UTF-8 bytes
+// count as one column each.
+func PosIn(src []byte, starts []uint32, offset int) Position {
+	if offset > len(src) {
+		offset = len(src)
+	}
+	line := sort.Search(len(starts), func(i int) bool { return int(starts[i]) > offset }) - 1
+	if line < 0 {
+		line = 0
+	}
+	col := utf8.RuneCount(src[starts[line]:offset])
+	return Position{Line: line + 1, Column: col + 1}
+}

@@ -1,0 +1,42 @@
+// Package rules registers every sglint rule. The engine knows none of them
+// by name; the CLI hands this list to analyzer.Run.
+package rules
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/syntaxerror"
+)
+
+var all = []*analyzer.Rule{
+	syntaxerror.Rule,
+}
+
+func init() {
+	seen := map[string]bool{}
+	for _, r := range all {
+		if err := r.Validate(); err != nil {
+			panic(err)
+		}
+		if seen[r.ID] || seen[r.Name] {
+			panic(fmt.Sprintf("rule %s/%s registered twice", r.ID, r.Name))
+		}
+		seen[r.ID], seen[r.Name] = true, true
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+}
+
+// All returns the registered rules sorted by ID.
+func All() []*analyzer.Rule { return append([]*analyzer.Rule(nil), all...) }
+
+// ByID finds a rule by ID or name.
+func ByID(id string) *analyzer.Rule {
+	for _, r := range all {
+		if r.ID == id || r.Name == id {
+			return r
+		}
+	}
+	return nil
+}
