@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -26,8 +27,15 @@ type Pass struct {
 	File    *File
 	Project *Project
 
-	state *fileState
+	state   *fileState
+	options any
 }
+
+// Options returns the rule's options: the configured value, or the defaults
+// from Rule.Options; nil for a rule without options. Rules type-assert it to
+// the pointer type their hook returns and must not modify it (passes on
+// several files share it).
+func (p *Pass) Options() any { return p.options }
 
 // fileState is shared by the passes of all rules on one file. Rules on a
 // file run one after the other in a single goroutine, so it needs no lock.
@@ -75,6 +83,9 @@ func (p *Pass) Report(d Diagnostic) {
 	if d.Record == "" {
 		d.Record = d.Rule.Record
 	}
+	if d.LineText == "" && d.Path == p.File.Path && d.Start.Line > 0 {
+		d.LineText = lineText(p.File.Tree.Src, d.Start.Line)
+	}
 	p.state.diags = append(p.state.diags, d)
 }
 
@@ -99,4 +110,19 @@ func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
 func RelatedAt(f *File, n syntax.NodeID, message string) Related {
 	pos := f.Tree.Start(n)
 	return Related{Path: f.Path, Line: pos.Line, Column: pos.Column, Message: message}
+}
+
+// lineText returns line (1-based) of src without its line terminator.
+func lineText(src []byte, line int) string {
+	for i := 1; i < line; i++ {
+		nl := bytes.IndexByte(src, '\n')
+		if nl < 0 {
+			return ""
+		}
+		src = src[nl+1:]
+	}
+	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
+		src = src[:nl]
+	}
+	return string(bytes.TrimSuffix(src, []byte("\r")))
 }
