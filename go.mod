@@ -3,6 +3,8 @@ module github.com/sglint/sglint
 go 1.26.8
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/stretchr/testify v1.11.1
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-python v0.23.6
