@@ -35,7 +35,8 @@ type Options struct {
 	// for files and directories met in a walk. A glob without "/" matches a
 	// base name at any depth ("tests", "*_pb2.py"); a glob with one matches
 	// the path relative to the walk root or the display path
-	// ("python/sglang/test/**"). A trailing "/" is ignored.
+	// ("python/sglang/test/**"), or the absolute path if it is absolute.
+	// A trailing "/" is ignored.
 	Exclude []string
 	// NoDefaultExcludes drops DefaultExcludes (for a config that replaces
 	// them rather than extending them).

@@ -166,6 +166,10 @@ func TestExcludeGlobs(t *testing.T) {
 	assert.Empty(t, problems)
 	assert.Equal(t, []string{"pkg/a.py", "pkg/sub/legacy/keep.py"}, got)
 
+	opts.Exclude = []string{filepath.ToSlash(root) + "/pkg/sub/**"} // absolute
+	got, _ = find(t, root, opts, "pkg")
+	assert.Equal(t, []string{"pkg/a.py", "pkg/a_old.py", "pkg/legacy/l.py", "pkg/tests/t.py"}, got)
+
 	opts.Exclude = []string{"[unclosed"}
 	files, problems := find(t, root, opts, "pkg")
 	assert.Empty(t, files)
@@ -253,6 +257,15 @@ func TestDuplicatesAndArgumentOrder(t *testing.T) {
 		assert.Equal(t, want, got, "args %v", args)
 		assert.Equal(t, slices.Contains(args, "pkg/a.py"), files[0].Explicit, "args %v", args)
 	}
+}
+
+func TestCommonDir(t *testing.T) {
+	sep := string(filepath.Separator)
+	at := func(p string) string { return filepath.FromSlash("/" + p) }
+	assert.Equal(t, at("a/b"), commonDir(at("a/b"), at("a/b/c/d")))
+	assert.Equal(t, at("a"), commonDir(at("a/b/c"), at("a/bc")), "b is not a prefix of bc")
+	assert.Equal(t, at("a/b"), commonDir(at("a/b/c"), at("a/b")))
+	assert.Equal(t, sep, commonDir(at("x"), at("y")))
 }
 
 func TestProjectRoot(t *testing.T) {

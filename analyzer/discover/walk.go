@@ -209,13 +209,20 @@ func (w *walker) drainDeferred() {
 }
 
 // excluded reports whether a default or user glob matches the entry: a
-// glob without "/" is matched against the base name, at any depth; a glob
-// with one against the path relative to the walk root and the display path.
+// glob without "/" is matched against the base name, at any depth; an
+// absolute glob against the absolute path; another glob with a "/" against
+// the path relative to the walk root and the display path.
 func (w *walker) excluded(name, rel, abs string) bool {
 	shown := ""
 	for _, g := range w.excludes {
 		if !strings.Contains(g, "/") {
 			if doublestar.MatchUnvalidated(g, name) {
+				return true
+			}
+			continue
+		}
+		if strings.HasPrefix(g, "/") {
+			if doublestar.MatchUnvalidated(g, filepath.ToSlash(abs)) {
 				return true
 			}
 			continue
