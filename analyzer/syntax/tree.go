@@ -7,8 +7,8 @@ package syntax
 import (
 	"bytes"
 	"iter"
-	"strings"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
