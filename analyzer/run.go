@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -41,9 +42,13 @@ type Options struct {
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
 type Result struct {
-	Diagnostics []Diagnostic
+	Diagnostics []Diagnostic // what is left after suppressions
 	Problems    []Problem
 	Files       int // files checked (reported on)
+	Suppressed  int // findings dropped by noqa comments
+	// Noqa holds the suppression comments of every checked file, in input
+	// order, with the rules each one suppressed (for unused-noqa reports).
+	Noqa []*noqa.Set
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -82,8 +87,9 @@ func Run(inputs []Input, opts Options) *Result {
 		}
 	}
 
-	// Phase 2: rules, per file.
+	// Phase 2: rules and suppression comments, per file.
 	diags := make([][]Diagnostic, len(inputs))
+	sets := make([]*noqa.Set, len(inputs))
 	checked := 0
 	for _, f := range files {
 		if f != nil && f.Report {
@@ -94,17 +100,61 @@ func Run(inputs []Input, opts Options) *Result {
 		for i := range next {
 			if f := files[i]; f != nil && f.Report {
 				diags[i] = checkFile(f, project, opts.Rules, &problems[i])
+				sets[i] = parseNoqa(f, &problems[i])
 			}
 		}
 	})
 
+	// Phase 3, sequential: a rule may report in another file than the one it
+	// checks, so suppressions and line texts are looked up by path.
 	res := &Result{Files: checked}
+	byPath := map[string]int{}
+	for i, f := range files {
+		if f != nil {
+			if _, dup := byPath[f.Path]; !dup {
+				byPath[f.Path] = i
+			}
+		}
+		if sets[i] != nil {
+			res.Noqa = append(res.Noqa, sets[i])
+		}
+	}
 	for i := range inputs {
-		res.Diagnostics = append(res.Diagnostics, diags[i]...)
 		res.Problems = append(res.Problems, problems[i]...)
 	}
-	SortDiagnostics(res.Diagnostics)
+	var all []Diagnostic
+	for i := range inputs {
+		all = append(all, diags[i]...)
+	}
+	SortDiagnostics(all) // suppression usage is then recorded in output order
+	lines := lineIndex{}
+	for _, d := range all {
+		i, ok := byPath[d.Path]
+		if ok {
+			d.LineText = lines.text(files[i], d.Start.Line)
+		}
+		if ok && sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
+			res.Suppressed++
+			continue
+		}
+		res.Diagnostics = append(res.Diagnostics, d)
+	}
 	return res
+}
+
+// parseNoqa reads a file's suppression comments; a failure costs only the
+// suppressions, and is reported as an internal error.
+func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
+	defer func() {
+		if v := recover(); v != nil {
+			s = nil
+			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				Message: fmt.Sprintf("reading noqa comments panicked: %v\n%s", v, debug.Stack())})
+		}
+	}()
+	s = noqa.Parse(f.Tree)
+	s.Path = f.Path
+	return s
 }
 
 // checkFile runs every rule on one file. A panicking rule loses only its own
@@ -144,6 +194,9 @@ func load(parser *syntax.Parser, in Input) (*File, *Problem) {
 	if err != nil {
 		return nil, &Problem{Path: in.Path, Message: err.Error()}
 	}
+	// Build the tree's line index now, while one goroutine owns the tree:
+	// rules later read positions of other files concurrently.
+	tree.Pos(0)
 	return &File{Path: in.Path, Abs: in.Abs, Tree: tree, Report: in.Report}, nil
 }
 
