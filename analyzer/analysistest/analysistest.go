@@ -2,9 +2,10 @@
 // expectations, like golang.org/x/tools/go/analysis/analysistest.
 //
 // A comment `# want: SGL001 "regexp"` on a line expects one finding of
-// SGL001 that starts on that line and whose message matches the regexp (Go
-// syntax, in a double-quoted or back-quoted Go string; optional). Several
-// expectations may share a line: `# want: SGL001 "a" SGL004`. Every finding
+// SGL001 that starts on that line and whose message matches the regexp
+// (optional; Go syntax, written as is between double quotes, with \" for a
+// quote, or between back quotes). Several expectations may share a line:
+// `# want: SGL001 "a" SGL004`. Every finding
 // must be expected and every expectation met; mismatches fail the test,
 // naming the file and line.
 package analysistest
@@ -15,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
@@ -186,15 +186,14 @@ func parseWantList(s string) ([]*want, error) {
 		w := &want{rule: id}
 		s = strings.TrimLeft(s[len(id):], " \t")
 		if s != "" && (s[0] == '"' || s[0] == '`') {
-			q, err := strconv.QuotedPrefix(s)
+			expr, rest, err := cutQuoted(s)
 			if err != nil {
-				return nil, fmt.Errorf("bad quoted regexp at %q: %v", s, err)
+				return nil, err
 			}
-			expr, _ := strconv.Unquote(q) // QuotedPrefix accepted it
 			if w.re, err = regexp.Compile(expr); err != nil {
 				return nil, err
 			}
-			s = s[len(q):]
+			s = rest
 		}
 		out = append(out, w)
 	}
@@ -202,4 +201,23 @@ func parseWantList(s string) ([]*want, error) {
 		return nil, fmt.Errorf("no rule ID")
 	}
 	return out, nil
+}
+
+// cutQuoted reads a regexp quoted with " (where \" stands for a quote and
+// every other backslash is kept for the regexp) or with ` (raw).
+func cutQuoted(s string) (expr, rest string, err error) {
+	q := s[0]
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch {
+		case s[i] == q:
+			return b.String(), s[i+1:], nil
+		case q == '"' && s[i] == '\\' && i+1 < len(s) && s[i+1] == '"':
+			b.WriteByte('"')
+			i++
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return "", "", fmt.Errorf("unterminated regexp at %s", s)
 }

@@ -49,7 +49,7 @@ func TestPassesWhenFindingsMatch(t *testing.T) {
 	assert.Empty(t, ft.errors)
 	assert.Empty(t, ft.fatals)
 	require.NotNil(t, res)
-	assert.Len(t, res.Diagnostics, 5)
+	assert.Len(t, res.Diagnostics, 6)
 	assert.Equal(t, 1, res.Suppressed)
 
 	// And with the real testing.T.
@@ -96,7 +96,7 @@ func TestBadWantComments(t *testing.T) {
 	analysistest.Run(ft, dir("badwant"), boom)
 	require.Len(t, ft.errors, 6, "%q", ft.errors) // 3 bad comments + 3 findings not expected
 	assert.Contains(t, ft.errors[0], "b.py:1: bad want comment: expected a rule ID")
-	assert.Contains(t, ft.errors[1], "b.py:2: bad want comment: bad quoted regexp")
+	assert.Contains(t, ft.errors[1], "b.py:2: bad want comment: unterminated regexp")
 	assert.Contains(t, ft.errors[2], "b.py:3: bad want comment: error parsing regexp")
 }
 

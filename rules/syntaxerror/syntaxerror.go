@@ -2,9 +2,14 @@
 package syntaxerror
 
 import (
+	_ "embed"
+
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
+
+//go:embed doc.md
+var doc string
 
 // Rule SGL000 syntax-error.
 var Rule = &analyzer.Rule{
@@ -13,48 +18,13 @@ var Rule = &analyzer.Rule{
 	Severity: analyzer.Error,
 	Title:    "File does not parse as Python",
 	Run:      run,
-	Doc: `## What it does
-Reports the first place where tree-sitter could not parse the file: an
-unexpected token (an ERROR node) or a token it had to invent (a MISSING node).
-
-## Why is this bad?
-Python refuses to import the module, and every other rule sees only a
-partial tree: code inside the broken region is not checked at all.
-
-## Example
-` + "```python" + `
-def send_kvcache(self, req:
-    pass
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-def send_kvcache(self, req):
-    pass
-` + "```" + `
-
-## Known limits
-Only the first error of a file is reported. tree-sitter accepts some code
-that CPython rejects (for example ` + "`return`" + ` outside a function), which
-this rule does not report.
-`,
+	Doc:      doc,
 }
 
 func run(pass *analyzer.Pass) error {
-	t := pass.File.Tree
-	n := FirstError(t)
-	if n == syntax.NoNode {
-		return nil
+	if p, ok := locate(pass.File.Tree); ok {
+		pass.ReportNode(p.node, p.message)
 	}
-	if t.IsMissing(n) {
-		pass.Reportf(n, "syntax error: missing `%s`", t.Kind(n))
-		return nil
-	}
-	text := t.Text(n)
-	if r := []rune(text); len(r) > 20 {
-		text = string(r[:20]) + "…"
-	}
-	pass.Reportf(n, "syntax error: unexpected `%s`", text)
 	return nil
 }
 
