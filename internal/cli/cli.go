@@ -1,65 +1,178 @@
 // Package cli parses sglint's command line and wires discovery, the engine
-// and the output formats together.
+// and the output formats together. cmd/sglint only calls Main.
 package cli
 
 import (
-	"flag"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/output"
+	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/rules"
 )
 
 // Exit codes.
 const (
-	ExitClean    = 0
-	ExitFindings = 1
-	ExitError    = 2
+	ExitClean    = 0 // no findings
+	ExitFindings = 1 // findings (unless --exit-zero)
+	ExitError    = 2 // usage error, unreadable explicit path, internal error
 )
 
-// Main runs sglint with args and returns the exit code.
+// Main runs sglint with args (without the program name) and returns the
+// exit code. Findings go to stdout; problems and errors to stderr.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("sglint", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	jobs := fl.Int("jobs", runtime.NumCPU(), "number of parallel workers")
-	fl.IntVar(jobs, "j", runtime.NumCPU(), "shorthand for --jobs")
-	if err := fl.Parse(args); err != nil {
-		return ExitError
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return check(args[1:], stdin, stdout, stderr)
+		case "rules":
+			return listRules(args[1:], stdout, stderr)
+		case "explain":
+			return explain(args[1:], stdout, stderr)
+		case "version":
+			return printVersion(args[1:], stdout, stderr)
+		case "help":
+			fmt.Fprint(stdout, usage)
+			return ExitClean
+		}
 	}
-	paths := fl.Args()
+	return check(args, stdin, stdout, stderr)
+}
+
+// checkOptions are the flags of a check run.
+type checkOptions struct {
+	format   string
+	selected listFlag
+	ignored  listFlag
+	excludes listFlag
+	exitZero bool
+	jobs     int
+	version  bool
+}
+
+func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o checkOptions
+	fl := newFlagSet()
+	fl.StringVar(&o.format, "format", "text", "")
+	fl.Var(&o.selected, "select", "")
+	fl.Var(&o.ignored, "ignore", "")
+	fl.Var(&o.excludes, "exclude", "")
+	fl.BoolVar(&o.exitZero, "exit-zero", false, "")
+	fl.IntVar(&o.jobs, "jobs", 0, "")
+	fl.IntVar(&o.jobs, "j", 0, "")
+	fl.BoolVar(&o.version, "version", false, "")
+	paths, err := parseInterspersed(fl, args)
+	if err != nil {
+		return usageError(stdout, stderr, err)
+	}
+	if o.version {
+		return printVersion(nil, stdout, stderr)
+	}
+	format, err := output.Lookup(o.format)
+	if err != nil {
+		return usageError(stdout, stderr, fmt.Errorf("--format: %w", err))
+	}
+	if o.jobs < 0 {
+		return usageError(stdout, stderr, fmt.Errorf("--jobs must be at least 1 (0 means the number of CPUs), got %d", o.jobs))
+	}
+	if o.jobs == 0 {
+		o.jobs = runtime.NumCPU()
+	}
+	all := registry()
+	selected, err := analyzer.SelectRules(all, analyzer.Selection{Select: o.selected, Ignore: o.ignored})
+	if err != nil {
+		var unknown *analyzer.UnknownSelectorError
+		if errors.As(err, &unknown) {
+			err = fmt.Errorf("%w%s", err, suggestRule(unknown.Selector, all))
+		}
+		return usageError(stdout, stderr, err)
+	}
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	var inputs []analyzer.Input
-	for _, p := range paths {
-		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(path, ".py") {
-				inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(path), Abs: path, Report: true})
-			}
-			return nil
-		})
-		if err != nil {
-			fmt.Fprintf(stderr, "sglint: %v\n", err)
-			return ExitError
-		}
+
+	// Something asked for and not checked, or a bug: exit 2, after checking
+	// and reporting everything else.
+	failed := false
+	inputs, problems := findInputs(paths, o.excludes, stdin)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "sglint: %s\n", p)
+		failed = true
 	}
-	res := analyzer.Run(inputs, analyzer.Options{Rules: rules.All(), Jobs: *jobs})
+	if len(inputs) == 0 && len(problems) == 0 {
+		fmt.Fprintf(stderr, "sglint: warning: no Python files found under %s\n", strings.Join(paths, ", "))
+	}
+	cwd, _ := os.Getwd()
+	res := analyzer.Run(inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: projectRoot(paths)})
+	internal := false
 	for _, p := range res.Problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
+		failed = true
+		internal = internal || p.Internal
 	}
-	for _, d := range res.Diagnostics {
-		fmt.Fprintf(stdout, "%s:%d:%d: %s %s\n", d.Path, d.Start.Line, d.Start.Column, d.Rule.ID, d.Message)
+	if internal {
+		fmt.Fprintln(stderr, "sglint: an internal error is a bug in sglint: please report it with the message above; the other files were checked")
 	}
-	if len(res.Diagnostics) > 0 {
+	report := &output.Report{
+		Tool:        tool(),
+		Diagnostics: res.Diagnostics,
+		Problems:    res.Problems,
+		Rules:       selected,
+		Files:       res.Files,
+		SrcRoot:     cwd,
+	}
+	if err := format(stdout, report); err != nil {
+		fmt.Fprintf(stderr, "sglint: writing %s output: %v\n", o.format, err)
+		return ExitError
+	}
+	switch {
+	case failed:
+		return ExitError
+	case len(res.Diagnostics) > 0 && !o.exitZero:
 		return ExitFindings
 	}
 	return ExitClean
+}
+
+// registry lists the rules; tests swap it to inject failures.
+var registry = rules.All
+
+// projectRoot is the directory module names are relative to: the first
+// path if it is a directory, else its parent.
+func projectRoot(paths []string) string {
+	p := paths[0]
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		p = filepath.Dir(p)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// suggestRule is ` (did you mean X?)` for a mistyped rule ID or name.
+func suggestRule(word string, all []*analyzer.Rule) string {
+	var names []string
+	for _, r := range all {
+		names = append(names, r.ID, r.Name)
+	}
+	if s, ok := didyoumean.Closest(word, names); ok {
+		return fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return ""
+}
+
+func usageError(stdout, stderr io.Writer, err error) int {
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(stdout, usage)
+		return ExitClean
+	}
+	fmt.Fprintf(stderr, "sglint: %v\nRun 'sglint --help' for usage.\n", err)
+	return ExitError
 }

@@ -16,10 +16,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files with the current output")
 
+// pkgDir is the test's package directory: the working directory when the
+// test binary starts, before any test changes it.
+var pkgDir, _ = os.Getwd()
+
 // Assert checks got against testdata/golden/name, or rewrites it with -update.
 func Assert(t testing.TB, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
+	path := filepath.Join(pkgDir, "testdata", "golden", name)
 	if *update {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, got, 0o644))
