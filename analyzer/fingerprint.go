@@ -14,33 +14,18 @@ import (
 // stable prefix.
 const maxLineText = 4096
 
-// lineIndex caches the line starts of the files that have findings.
-type lineIndex map[*File][]uint32
-
-// text returns line (1-based) of f without its line break, at most
+// lineText is line (1-based) of t without its line ending, at most
 // maxLineText bytes cut at a rune boundary.
-func (ix lineIndex) text(f *File, line int) string {
-	starts, ok := ix[f]
-	if !ok {
-		starts = syntax.LineStarts(f.Tree.Src)
-		ix[f] = starts
+func lineText(t *syntax.Tree, line int) string {
+	s := t.Line(line)
+	if len(s) <= maxLineText {
+		return s
 	}
-	if line < 1 || line > len(starts) {
-		return ""
+	cut := maxLineText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
 	}
-	src := f.Tree.Src
-	b := src[starts[line-1]:]
-	if line < len(starts) {
-		b = src[starts[line-1] : starts[line]-1]
-	}
-	if len(b) > maxLineText {
-		cut := maxLineText
-		for cut > 0 && !utf8.RuneStart(b[cut]) {
-			cut--
-		}
-		return string(b[:cut])
-	}
-	return strings.TrimSuffix(string(b), "\r")
+	return s[:cut]
 }
 
 // NormalizeLine collapses runs of whitespace and trims both ends, so that

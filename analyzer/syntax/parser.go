@@ -49,5 +49,5 @@ func (p *Parser) Parse(src []byte) (*Tree, error) {
 			nodes[i].flags |= flagNamed | flagError
 		}
 	}
-	return &Tree{Src: src, nodes: nodes}, nil
+	return &Tree{Src: src, nodes: nodes, lineStarts: LineStarts(src)}, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -98,22 +97,23 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	// Something asked for and not checked, or a bug: exit 2, after checking
-	// and reporting everything else.
+	// and reporting everything else. Warnings (a binary file, a dangling
+	// link met in a walk) do not fail the run.
 	failed := false
-	inputs, problems := findInputs(paths, o.excludes, stdin)
+	inputs, problems, root := findInputs(paths, o.excludes, stdin)
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
-		failed = true
+		failed = failed || !p.Warning
 	}
 	if len(inputs) == 0 && len(problems) == 0 {
 		fmt.Fprintf(stderr, "sglint: warning: no Python files found under %s\n", strings.Join(paths, ", "))
 	}
 	cwd, _ := os.Getwd()
-	res := analyzer.Run(inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: projectRoot(paths)})
+	res := analyzer.Run(inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: root})
 	internal := false
 	for _, p := range res.Problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
-		failed = true
+		failed = failed || !p.Warning
 		internal = internal || p.Internal
 	}
 	if internal {
@@ -142,19 +142,6 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // registry lists the rules; tests swap it to inject failures.
 var registry = rules.All
-
-// projectRoot is the directory module names are relative to: the first
-// path if it is a directory, else its parent.
-func projectRoot(paths []string) string {
-	p := paths[0]
-	if st, err := os.Stat(p); err == nil && !st.IsDir() {
-		p = filepath.Dir(p)
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
-}
 
 // suggestRule is ` (did you mean X?)` for a mistyped rule ID or name.
 func suggestRule(word string, all []*analyzer.Rule) string {

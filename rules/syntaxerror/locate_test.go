@@ -58,6 +58,5 @@ func TestDeepNestingAndOddInput(t *testing.T) {
 	assert.Empty(t, check(t, deep))
 	assert.Len(t, check(t, strings.Repeat("(", 5000)+"\n"), 1)
 	assert.Empty(t, check(t, ""))
-	assert.Len(t, check(t, "x = 1\x00\n"), 1)
 	assert.Len(t, check(t, "x = '\xff\xfe'\ny = $\n"), 1)
 }
