@@ -73,6 +73,7 @@ func sample() *Report {
 		Problems: []analyzer.Problem{
 			{Path: "pkg/bad.py", Message: "cannot read: permission denied"},
 			{Path: "pkg/boom.py", Internal: true, Message: "rule SGL901 panicked: boom\ngoroutine 1 [running]:\n..."},
+			{Path: "pkg/blob.py", Warning: true, Message: "binary file (NUL byte at 1:1), skipped"},
 		},
 	}
 }
@@ -216,8 +217,13 @@ func TestSARIFForCodeScanning(t *testing.T) {
 	inv := run["invocations"].([]any)[0].(map[string]any)
 	assert.Equal(t, false, inv["executionSuccessful"], "an internal error happened")
 	notes := inv["toolExecutionNotifications"].([]any)
-	require.Len(t, notes, 2)
+	require.Len(t, notes, 3)
 	assert.Equal(t, "rule SGL901 panicked: boom", notes[1].(map[string]any)["message"].(map[string]any)["text"])
+	var levels []any
+	for _, n := range notes {
+		levels = append(levels, n.(map[string]any)["level"])
+	}
+	assert.Equal(t, []any{"warning", "error", "note"}, levels)
 }
 
 func TestSARIFEmptyHasResults(t *testing.T) {

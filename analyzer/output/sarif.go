@@ -204,9 +204,12 @@ func sarifRuleOf(rule *analyzer.Rule) sarifRule {
 func sarifInvocationOf(problems []analyzer.Problem) sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: true}
 	for _, p := range problems {
-		level := "warning"
-		if p.Internal {
+		level := "warning" // a file that was not checked
+		switch {
+		case p.Internal:
 			level, inv.ExecutionSuccessful = "error", false
+		case p.Warning:
+			level = "note" // skipped on purpose: binary, too large
 		}
 		msg, _, _ := strings.Cut(p.Message, "\n") // no stack traces in the log
 		n := sarifNotification{Level: level, Message: sarifText{Text: msg}}

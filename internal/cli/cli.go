@@ -122,7 +122,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	report := &output.Report{
 		Tool:        tool(),
 		Diagnostics: res.Diagnostics,
-		Problems:    res.Problems,
+		Problems:    append(problems, res.Problems...),
 		Rules:       selected,
 		Files:       res.Files,
 		SrcRoot:     cwd,

@@ -181,6 +181,10 @@ func TestUnreadableExplicitPath(t *testing.T) {
 	assert.Equal(t, ExitError, o.code, "an unreadable explicit path fails the run")
 	assert.Equal(t, "sglint: missing.py: no such file or directory\n", o.stderr)
 	assert.Contains(t, o.stdout, "pkg/sender.py:3:39: SGL000", "the other paths are still checked")
+
+	o = runMain(t, dir, nil, "--format", "sarif", "missing.py")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stdout, `"text": "no such file or directory"`, "recorded in the SARIF log too")
 }
 
 func TestExplicitFileWhateverItsName(t *testing.T) {
