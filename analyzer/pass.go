@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -83,9 +82,6 @@ func (p *Pass) Report(d Diagnostic) {
 	if d.Record == "" {
 		d.Record = d.Rule.Record
 	}
-	if d.LineText == "" && d.Path == p.File.Path && d.Start.Line > 0 {
-		d.LineText = lineText(p.File.Tree.Src, d.Start.Line)
-	}
 	p.state.diags = append(p.state.diags, d)
 }
 
@@ -110,19 +106,4 @@ func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
 func RelatedAt(f *File, n syntax.NodeID, message string) Related {
 	pos := f.Tree.Start(n)
 	return Related{Path: f.Path, Line: pos.Line, Column: pos.Column, Message: message}
-}
-
-// lineText returns line (1-based) of src without its line terminator.
-func lineText(src []byte, line int) string {
-	for i := 1; i < line; i++ {
-		nl := bytes.IndexByte(src, '\n')
-		if nl < 0 {
-			return ""
-		}
-		src = src[nl+1:]
-	}
-	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
-		src = src[:nl]
-	}
-	return string(bytes.TrimSuffix(src, []byte("\r")))
 }

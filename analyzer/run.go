@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -61,9 +62,13 @@ type Options struct {
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
 type Result struct {
-	Diagnostics []Diagnostic
+	Diagnostics []Diagnostic // what is left after suppressions
 	Problems    []Problem
 	Files       int // files checked (reported on)
+	Suppressed  int // findings dropped by noqa comments
+	// Noqa holds the suppression comments of every checked file, in input
+	// order, with the rules each one suppressed (for unused-noqa reports).
+	Noqa []*noqa.Set
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -106,9 +111,10 @@ func Run(inputs []Input, opts Options) *Result {
 		}
 	}
 
-	// Phase 2: rules, per file.
+	// Phase 2: rules and suppression comments, per file.
 	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
 	diags := make([][]Diagnostic, len(inputs))
+	sets := make([]*noqa.Set, len(inputs))
 	checked := 0
 	for _, f := range files {
 		if f != nil && f.Report {
@@ -119,17 +125,60 @@ func Run(inputs []Input, opts Options) *Result {
 		for i := range next {
 			if f := files[i]; f != nil && f.Report {
 				diags[i] = checkFile(f, project, opts.Rules, ruleOpts, &problems[i])
+				sets[i] = parseNoqa(f, &problems[i])
 			}
 		}
 	})
 
+	// Phase 3, sequential: a rule may report in another file than the one it
+	// checks, so suppressions and line texts are looked up by path.
 	res := &Result{Files: checked}
+	byPath := map[string]int{}
+	for i, f := range files {
+		if f != nil {
+			if _, dup := byPath[f.Path]; !dup {
+				byPath[f.Path] = i
+			}
+		}
+		if sets[i] != nil {
+			res.Noqa = append(res.Noqa, sets[i])
+		}
+	}
 	for i := range inputs {
-		res.Diagnostics = append(res.Diagnostics, diags[i]...)
 		res.Problems = append(res.Problems, problems[i]...)
 	}
-	SortDiagnostics(res.Diagnostics)
+	var all []Diagnostic
+	for i := range inputs {
+		all = append(all, diags[i]...)
+	}
+	SortDiagnostics(all) // suppression usage is then recorded in output order
+	for _, d := range all {
+		i, ok := byPath[d.Path]
+		if ok {
+			d.LineText = lineText(files[i].Tree, d.Start.Line)
+		}
+		if ok && sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
+			res.Suppressed++
+			continue
+		}
+		res.Diagnostics = append(res.Diagnostics, d)
+	}
 	return res
+}
+
+// parseNoqa reads a file's suppression comments; a failure costs only the
+// suppressions, and is reported as an internal error.
+func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
+	defer func() {
+		if v := recover(); v != nil {
+			s = nil
+			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				Message: fmt.Sprintf("reading noqa comments panicked: %v\n%s", v, debug.Stack())})
+		}
+	}()
+	s = noqa.Parse(f.Tree)
+	s.Path = f.Path
+	return s
 }
 
 // checkFile runs every rule on one file. A panicking rule loses only its own
