@@ -31,7 +31,9 @@ type Config struct {
 	File string // the config file read; "" when none was found
 	Root string // absolute directory relative paths and globs are resolved against
 
-	Selection Selection // select / extend-select / ignore from the file
+	// Selection is the file's select / extend-select / ignore: the first
+	// layer of analyzer.SelectLayers, before the command line's.
+	Selection analyzer.Selection
 
 	// Exclude replaces the default excludes when non-nil; ExtendExclude adds
 	// to them. Globs, relative to Root.
@@ -215,7 +217,7 @@ func Load(file string, rules []*analyzer.Rule) (*Config, error) {
 
 	c := Default(filepath.Dir(abs))
 	c.File = file
-	c.Selection = Selection{Select: raw.Select, ExtendSelect: raw.ExtendSelect, Ignore: raw.Ignore}
+	c.Selection = analyzer.Selection{Select: raw.Select, ExtendSelect: raw.ExtendSelect, Ignore: raw.Ignore}
 	c.Exclude, c.ExtendExclude = raw.Exclude, raw.ExtendExclude
 	if raw.RespectGitignore != nil {
 		c.RespectGitignore = *raw.RespectGitignore
@@ -235,8 +237,8 @@ func Load(file string, rules []*analyzer.Rule) (*Config, error) {
 	for key, sels := range map[string][]string{"select": raw.Select, "ignore": raw.Ignore, "extend-select": raw.ExtendSelect} {
 		for i, s := range sels {
 			path := append(slices.Clone(base), key, fmt.Sprintf("[%d]", i))
-			if err := CheckSelector(s, rules); err != nil && !failed[dotted(path)] {
-				d.errorf(path, "%v", err)
+			if _, err := analyzer.MatchSelector(rules, s); err != nil && !failed[dotted(path)] {
+				d.errorf(path, "unknown rule selector %q%s", s, didYouMean(s, selectorWords(rules)))
 			}
 		}
 	}
@@ -267,12 +269,12 @@ func (d *decoder) perFileIgnores(base []string, m map[string][]string, rules []*
 		}
 		ids := map[string]bool{}
 		for i, s := range m[pattern] {
-			expanded, err := expand(s, rules)
+			matched, err := analyzer.MatchSelector(rules, s)
 			if elem := append(slices.Clone(path), fmt.Sprintf("[%d]", i)); err != nil && !failed[dotted(elem)] {
-				d.errorf(elem, "%v", err)
+				d.errorf(elem, "unknown rule selector %q%s", s, didYouMean(s, selectorWords(rules)))
 			}
-			for _, id := range expanded {
-				ids[id] = true
+			for _, r := range matched {
+				ids[r.ID] = true
 			}
 		}
 		pfi := PerFileIgnore{Pattern: filepath.ToSlash(pattern)}
@@ -283,6 +285,15 @@ func (d *decoder) perFileIgnores(base []string, m map[string][]string, rules []*
 		out = append(out, pfi)
 	}
 	return out
+}
+
+// selectorWords are the candidates for "did you mean": IDs and names.
+func selectorWords(all []*analyzer.Rule) []string {
+	var words []string
+	for _, r := range all {
+		words = append(words, r.ID, r.Name)
+	}
+	return words
 }
 
 func anyMap[V any](m map[string]V) map[string]any {

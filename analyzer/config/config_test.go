@@ -92,7 +92,7 @@ groups = { a = ["x", "y"] }
 	require.NoError(t, err)
 	assert.Equal(t, file, c.File)
 	assert.Equal(t, dir, c.Root)
-	assert.Equal(t, Selection{Select: []string{"SGL0"}, ExtendSelect: []string{"SGL100"}, Ignore: []string{"SGL002"}}, c.Selection)
+	assert.Equal(t, analyzer.Selection{Select: []string{"SGL0"}, ExtendSelect: []string{"SGL100"}, Ignore: []string{"SGL002"}}, c.Selection)
 	assert.Equal(t, []string{"third_party/**"}, c.Exclude)
 	assert.Equal(t, []string{"gen/*.py"}, c.ExtendExclude)
 	assert.False(t, c.RespectGitignore)
@@ -121,7 +121,7 @@ strict = true
 `)
 	c, err := Load(file, testRules())
 	require.NoError(t, err)
-	assert.NotNil(t, c.Selection.Select, "select = [] is set (selects nothing), not absent")
+	assert.NotNil(t, c.Selection.Select, "kept as written; analyzer.SelectLayers reads an empty select as the defaults")
 	assert.Empty(t, c.Selection.Select)
 	assert.True(t, c.RespectGitignore, "default")
 	assert.Equal(t, filepath.Join(dir, "conf"), c.Root)
@@ -280,15 +280,4 @@ func TestPerFileIgnored(t *testing.T) {
 	assert.True(t, c.PerFileIgnored(rel, "SGL001"))
 	// Outside the root nothing matches "tests/**".
 	assert.False(t, c.PerFileIgnored(filepath.Join(t.TempDir(), "tests/a.py"), "SGL001"))
-}
-
-func TestSuggest(t *testing.T) {
-	words := []string{"select", "ignore", "extend-select", "per-file-ignores"}
-	assert.Equal(t, "select", suggest("selct", words))
-	assert.Equal(t, "select", suggest("SELECT", words), "case-insensitive")
-	assert.Equal(t, "per-file-ignores", suggest("per_file_ignores", words))
-	assert.Equal(t, "", suggest("exclude", words))
-	assert.Equal(t, 3, levenshtein("kitten", "sitting"))
-	assert.Equal(t, 1, levenshtein("héllo", "hello"), "code points, not bytes")
-	assert.Equal(t, 5, levenshtein("", "hello"))
 }

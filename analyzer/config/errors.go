@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/sglint/sglint/internal/didyoumean"
 )
 
 // Error is one problem in a config file: where it is, which key, what is
@@ -53,7 +55,7 @@ func (es Errors) sort() {
 
 // didYouMean formats a suggestion suffix, or "" without one.
 func didYouMean(word string, candidates []string) string {
-	if s := suggest(word, candidates); s != "" {
+	if s, ok := didyoumean.Closest(word, candidates); ok {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
