@@ -83,7 +83,7 @@ func Resolve(flagFile, firstPath string, rules []*analyzer.Rule) (*Config, error
 		if err != nil {
 			return nil, err
 		}
-		file = found
+		file = displayPath(found)
 	}
 	if file == "" {
 		wd, err := os.Getwd()
@@ -127,6 +127,23 @@ func Find(path string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// displayPath shows a found file relative to the working directory when it
+// lies inside it, as paths are shown everywhere else.
+func displayPath(abs string) string {
+	if abs == "" {
+		return ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return rel
 }
 
 func isFile(path string) bool {

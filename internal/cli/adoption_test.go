@@ -166,7 +166,7 @@ func TestConfigErrorsExit2(t *testing.T) {
 	putFile(t, dir, "pyproject.toml", "[tool.sglint]\nselct = [\"SGL990\"]\n\n[tool.sglint.rules.SGL990]\nnames = \"send\"\n")
 	putFile(t, dir, "a.py", "send(1)\n")
 	o := runMain(t, dir, nil)
-	file := filepath.Join(dir, "pyproject.toml")
+	file := "pyproject.toml" // found by walking up, shown relative to the working directory
 	assert.Equal(t, outcome{ExitError, "", "sglint: " + file + ":2:1: tool.sglint.selct: unknown key (did you mean \"select\"?)\n" +
 		"sglint: " + file + ":5:1: tool.sglint.rules.SGL990.names: expected an array of strings, got a string\n"}, o)
 
