@@ -281,3 +281,46 @@ func TestContextFromUnchangedFiles(t *testing.T) {
 	o = runMain(t, dir, nil, "pkg/mori/conn.py")
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 }
+
+func TestAddNoqa(t *testing.T) {
+	withTestRules(t)
+	dir := t.TempDir()
+	putFile(t, dir, "pkg/conn.py", "import os\r\nsend(1)  # TODO\r\nx = (\r\n    send(2))\r\n")
+	putFile(t, dir, "pkg/other.py", "s = '''\nsend(3)'''\nsend(4)  # noqa: SGL000\n")
+	require.NoError(t, os.Chmod(filepath.Join(dir, "pkg/conn.py"), 0o750))
+	putFile(t, dir, "pkg/clean.py", "x = 1\n")
+	cleanInfo, err := os.Stat(filepath.Join(dir, "pkg/clean.py"))
+	require.NoError(t, err)
+
+	o := runMain(t, dir, nil, "--add-noqa")
+	assert.Equal(t, ExitClean, o.code, o.stderr)
+	assert.Empty(t, o.stdout)
+	assert.Equal(t, "sglint: added 3 noqa directive(s) in 2 file(s)\n", o.stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "pkg/conn.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "import os\r\nsend(1)  # TODO  # noqa: SGL990\r\nx = (\r\n    send(2))  # noqa: SGL990\r\n", string(b))
+	b, err = os.ReadFile(filepath.Join(dir, "pkg/other.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "s = '''\nsend(3)'''\nsend(4)  # noqa: SGL000, SGL990\n", string(b), "calls inside strings are not calls; codes merge")
+	fi, err := os.Stat(filepath.Join(dir, "pkg/conn.py"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o750), fi.Mode().Perm(), "mode kept")
+	fi, err = os.Stat(filepath.Join(dir, "pkg/clean.py"))
+	require.NoError(t, err)
+	assert.Equal(t, cleanInfo.ModTime(), fi.ModTime(), "files without findings are not touched")
+
+	o = runMain(t, dir, nil)
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
+	o = runMain(t, dir, nil, "--add-noqa")
+	assert.Equal(t, outcome{ExitClean, "", "sglint: added 0 noqa directive(s) in 0 file(s)\n"}, o)
+
+	// A finding whose line cannot take a comment is reported and left.
+	putFile(t, dir, "pkg/cont.py", "x = send(1) + \\\n    2\n")
+	o = runMain(t, dir, nil, "--add-noqa")
+	assert.Equal(t, outcome{ExitClean, "", "sglint: pkg/cont.py:1: warning: no noqa added: the line ends with a backslash continuation\n" +
+		"sglint: added 0 noqa directive(s) in 0 file(s)\n"}, o)
+
+	o = runMain(t, dir, strings.NewReader("send(1)\n"), "--add-noqa", "-")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "--add-noqa writes to the checked files: it cannot read standard input")
+}

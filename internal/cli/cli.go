@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
@@ -61,6 +62,7 @@ type checkOptions struct {
 	writeBaseline    string
 	statistics       bool
 	stdinFilename    string
+	addNoqa          bool
 }
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -81,6 +83,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "")
 	fl.BoolVar(&o.statistics, "statistics", false, "")
 	fl.StringVar(&o.stdinFilename, "stdin-filename", "", "")
+	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
 		return usageError(stdout, stderr, err)
@@ -151,6 +154,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	diags := reportedOnly(res.Diagnostics, set, cfg)
 
 	switch {
+	case o.addNoqa:
+		return addNoqa(diags, set, stderr, failed)
 	case o.writeBaseline != "":
 		return writeBaseline(o.writeBaseline, diags, stderr, failed)
 	case o.baseline != "":
@@ -194,6 +199,10 @@ func (o *checkOptions) validate(paths []string) error {
 		return fmt.Errorf("--jobs must be at least 1 (0 means the number of CPUs), got %d", o.jobs)
 	case o.stdinFilename != "" && (len(paths) > 1 || len(paths) == 1 && paths[0] != "-"):
 		return errors.New("--stdin-filename reads the source from standard input: give no PATH (or -)")
+	case o.addNoqa && (o.stdinFilename != "" || slices.Contains(paths, "-")):
+		return errors.New("--add-noqa writes to the checked files: it cannot read standard input")
+	case o.addNoqa && (o.baseline != "" || o.writeBaseline != "" || o.statistics):
+		return errors.New("--add-noqa cannot be combined with --baseline, --write-baseline or --statistics")
 	case o.baseline != "" && o.writeBaseline != "":
 		return errors.New("--baseline and --write-baseline cannot be combined: --write-baseline records every current finding")
 	case o.statistics && o.format != "text" && o.format != "json":

@@ -20,6 +20,16 @@ type inputSet struct {
 	root     string          // directory module names are relative to
 	reported map[string]bool // display paths of the inputs to report on
 	context  map[string]bool // display paths of the context inputs
+	// stats are the reported files' stat results before the run, so that
+	// --add-noqa can tell a file that changed meanwhile.
+	stats map[string]os.FileInfo
+	abs   map[string]string // display path -> absolute path of reported files
+}
+
+// onDisk returns the absolute path of a reported file and its stat before
+// the run ("" for standard input).
+func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
+	return s.abs[path], s.stats[path]
 }
 
 // findInputs turns the command line's paths into inputs with
@@ -27,7 +37,8 @@ type inputSet struct {
 // symbolic links); "-" reads one file from standard input, shown as
 // stdinName when set. Problems with Warning set do not fail the run.
 func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
-	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{}}
+	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{},
+		stats: map[string]os.FileInfo{}, abs: map[string]string{}}
 	var onDisk []string
 	var stdinAbs string
 	for _, p := range paths {
@@ -58,6 +69,10 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 		}
 		for _, f := range files {
 			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true})
+			s.abs[f.Path] = f.Abs
+			if fi, err := os.Stat(f.Abs); err == nil {
+				s.stats[f.Path] = fi
+			}
 		}
 	}
 	s.addContext(opts, stdinAbs)

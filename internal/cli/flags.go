@@ -37,6 +37,8 @@ Flags:
   --write-baseline FILE
                       record every current finding in FILE and exit 0
   --statistics        print the number of findings per rule instead
+  --add-noqa          add "# noqa: RULES" to the lines of current findings
+                      (edits the files; the only mode that writes them)
   --stdin-filename PATH
                       read the source from standard input, as the file PATH
   --exit-zero         exit 0 even when there are findings
