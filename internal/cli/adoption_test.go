@@ -324,3 +324,20 @@ func TestAddNoqa(t *testing.T) {
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "--add-noqa writes to the checked files: it cannot read standard input")
 }
+
+func TestUnusedNoqaRule(t *testing.T) {
+	withTestRules(t)
+	dir := t.TempDir()
+	putFile(t, dir, "a.py", "send(1)  # noqa: SGL990\nx = 1  # noqa: SGL990, E501\n")
+	o := runMain(t, dir, nil)
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o, "off by default")
+	o = runMain(t, dir, nil, "--extend-select", "SGL100")
+	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file.\n", ""}, o)
+	o = runMain(t, dir, nil, "--select", "SGL1")
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o, "a prefix does not enable it")
+	putFile(t, dir, "sglint.toml", "extend-select = [\"unused-noqa\"]\n[per-file-ignores]\n\"b.py\" = [\"SGL100\"]\n")
+	putFile(t, dir, "b.py", "x = 1  # noqa: SGL990\n")
+	o = runMain(t, dir, nil)
+	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file.\n", ""}, o,
+		"enabled by the config; per-file-ignores apply to it")
+}

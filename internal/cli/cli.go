@@ -16,6 +16,7 @@ import (
 	"github.com/sglint/sglint/analyzer/output"
 	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/rules"
+	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 // Exit codes.
@@ -151,7 +152,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if internal {
 		fmt.Fprintln(stderr, "sglint: an internal error is a bug in sglint: please report it with the message above; the other files were checked")
 	}
-	diags := reportedOnly(res.Diagnostics, set, cfg)
+	diags := res.Diagnostics
+	if slices.Contains(selected, unusednoqa.Rule) {
+		diags = append(diags, unusednoqa.Check(res.Noqa, selected, all)...)
+		analyzer.SortDiagnostics(diags)
+	}
+	diags = reportedOnly(diags, set, cfg)
 
 	switch {
 	case o.addNoqa:
