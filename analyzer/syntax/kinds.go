@@ -37,13 +37,31 @@ func namedKind(name string) Kind {
 	if id == 0 && name != "end" {
 		panic(fmt.Sprintf("sglint: grammar has no named node %q", name))
 	}
-	return Kind(id)
+	return firstKind(id, true)
 }
 
 func anonKind(name string) Kind {
 	id := language.IdForNodeKind(name, false)
 	if id == 0 {
 		panic(fmt.Sprintf("sglint: grammar has no token %q", name))
+	}
+	return firstKind(id, false)
+}
+
+// firstKind maps id to the first symbol with the same name and namedness,
+// the Kind that parsed nodes carry (see canonical). IdForNodeKind may return
+// a later alias (it does for block, as_pattern, list_pattern and
+// tuple_pattern), and the kind variables are initialised before init builds
+// canonical, so this cannot simply read it.
+func firstKind(id uint16, named bool) Kind {
+	if uint32(id) >= language.NodeKindCount() {
+		return Kind(id) // ERROR and other out-of-table symbols
+	}
+	name := language.NodeKindForId(id)
+	for i := uint16(0); i < id; i++ {
+		if language.NodeKindIsNamed(i) == named && language.NodeKindForId(i) == name {
+			return Kind(i)
+		}
 	}
 	return Kind(id)
 }
