@@ -26,8 +26,15 @@ type Pass struct {
 	File    *File
 	Project *Project
 
-	state *fileState
+	state   *fileState
+	options any
 }
+
+// Options returns the rule's options: the configured value, or the defaults
+// from Rule.Options; nil for a rule without options. Rules type-assert it to
+// the pointer type their hook returns and must not modify it (passes on
+// several files share it).
+func (p *Pass) Options() any { return p.options }
 
 // fileState is shared by the passes of all rules on one file. Rules on a
 // file run one after the other in a single goroutine, so it needs no lock.

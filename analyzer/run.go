@@ -52,6 +52,9 @@ type Options struct {
 	Rules []*Rule // rules to run, already filtered by selection
 	Jobs  int     // worker goroutines; <= 0 means the number of CPUs
 	Root  string  // project root for module names
+	// RuleOptions holds configured options by rule ID, each a value of the
+	// type the rule's Options hook returns. Rules absent here get defaults.
+	RuleOptions map[string]any
 	// MaxFileSize skips larger files with a warning; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
@@ -109,6 +112,7 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 
 	// Phase 2: rules and suppression comments, per file.
+	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
 	diags := make([][]Diagnostic, len(inputs))
 	sets := make([]*noqa.Set, len(inputs))
 	checked := 0
@@ -120,7 +124,7 @@ func Run(inputs []Input, opts Options) *Result {
 	parallel(len(inputs), jobs, func(next <-chan int) {
 		for i := range next {
 			if f := files[i]; f != nil && f.Report {
-				diags[i] = checkFile(f, project, opts.Rules, &problems[i])
+				diags[i] = checkFile(f, project, opts.Rules, ruleOpts, &problems[i])
 				sets[i] = parseNoqa(f, &problems[i])
 			}
 		}
@@ -179,7 +183,7 @@ func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
 
 // checkFile runs every rule on one file. A panicking rule loses only its own
 // findings on that file; the problem names the rule and the file.
-func checkFile(f *File, project *Project, rules []*Rule, problems *[]Problem) []Diagnostic {
+func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any, problems *[]Problem) []Diagnostic {
 	state := &fileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}}
 	for _, r := range rules {
 		func() {
@@ -191,7 +195,7 @@ func checkFile(f *File, project *Project, rules []*Rule, problems *[]Problem) []
 						Message: fmt.Sprintf("rule %s panicked: %v\n%s", r.ID, v, debug.Stack())})
 				}
 			}()
-			pass := &Pass{Rule: r, File: f, Project: project, state: state}
+			pass := &Pass{Rule: r, File: f, Project: project, state: state, options: ruleOpts[r]}
 			if err := r.Run(pass); err != nil {
 				*problems = append(*problems, Problem{Path: f.Path, Internal: true,
 					Message: fmt.Sprintf("rule %s: %v", r.ID, err)})
@@ -199,6 +203,20 @@ func checkFile(f *File, project *Project, rules []*Rule, problems *[]Problem) []
 		}()
 	}
 	return state.diags
+}
+
+// ruleOptions resolves each rule's options once per run: the configured
+// value, else the rule's defaults. Passes share the value read-only.
+func ruleOptions(rules []*Rule, configured map[string]any) map[*Rule]any {
+	m := map[*Rule]any{}
+	for _, r := range rules {
+		if v, ok := configured[r.ID]; ok {
+			m[r] = v
+		} else if r.Options != nil {
+			m[r] = r.Options()
+		}
+	}
+	return m
 }
 
 // load reads and parses one input. Files that cannot be Python source are

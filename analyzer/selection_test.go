@@ -72,3 +72,52 @@ func TestSelectRulesUnknown(t *testing.T) {
 	_, err = analyzer.SelectRules(ruleSet(), analyzer.Selection{Select: []string{""}})
 	require.Error(t, err)
 }
+
+func TestSelectLayers(t *testing.T) {
+	// ruleSet: SGL000, SGL001, SGL002, SGL100, SGL101 (DefaultOff).
+	type sel = analyzer.Selection
+	cases := []struct {
+		name   string
+		layers []sel
+		want   []string
+	}{
+		{"no layers: defaults", nil, []string{"SGL000", "SGL001", "SGL002", "SGL100"}},
+		{"extend-select adds a DefaultOff rule", []sel{{ExtendSelect: []string{"SGL101"}}},
+			[]string{"SGL000", "SGL001", "SGL002", "SGL100", "SGL101"}},
+		{"extend-select by prefix does not", []sel{{ExtendSelect: []string{"SGL1"}}},
+			[]string{"SGL000", "SGL001", "SGL002", "SGL100"}},
+		{"command line ignore on top of config select",
+			[]sel{{Select: []string{"SGL00"}}, {Ignore: []string{"SGL001"}}}, []string{"SGL000", "SGL002"}},
+		{"command line select replaces config select and ignore",
+			[]sel{{Select: []string{"SGL00"}, Ignore: []string{"SGL001"}}, {Select: []string{"SGL001", "SGL100"}}},
+			[]string{"SGL001", "SGL100"}},
+		{"command line extend-select re-enables a config ignore",
+			[]sel{{Ignore: []string{"SGL002"}}, {ExtendSelect: []string{"SGL002"}}},
+			[]string{"SGL000", "SGL001", "SGL002", "SGL100"}},
+		{"config enables a DefaultOff rule; a later prefix extend-select keeps it",
+			[]sel{{ExtendSelect: []string{"pedantic"}}, {ExtendSelect: []string{"SGL"}}},
+			[]string{"SGL000", "SGL001", "SGL002", "SGL100", "SGL101"}},
+		{"a later prefix ignore disables it",
+			[]sel{{ExtendSelect: []string{"SGL101"}}, {Ignore: []string{"SGL1"}}},
+			[]string{"SGL000", "SGL001", "SGL002"}},
+		{"a later layer without select keeps the earlier select",
+			[]sel{{Select: []string{"SGL001"}}, {}}, []string{"SGL001"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := analyzer.SelectLayers(ruleSet(), c.layers...)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, ids(got))
+		})
+	}
+	_, err := analyzer.SelectLayers(ruleSet(), sel{}, sel{ExtendSelect: []string{"SGL9"}})
+	assert.EqualError(t, err, "--extend-select SGL9: no rule has this ID, prefix or name")
+}
+
+func TestMatchSelector(t *testing.T) {
+	got, err := analyzer.MatchSelector(ruleSet(), "sgl1")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"SGL100", "SGL101"}, ids(got), "DefaultOff included")
+	_, err = analyzer.MatchSelector(ruleSet(), "SGL3")
+	assert.EqualError(t, err, "SGL3: no rule has this ID, prefix or name")
+}

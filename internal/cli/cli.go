@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/output"
 	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/rules"
@@ -46,13 +48,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // checkOptions are the flags of a check run.
 type checkOptions struct {
-	format   string
-	selected listFlag
-	ignored  listFlag
-	excludes listFlag
-	exitZero bool
-	jobs     int
-	version  bool
+	format           string
+	selected         listFlag
+	extendSelected   listFlag
+	ignored          listFlag
+	excludes         listFlag
+	exitZero         bool
+	jobs             int
+	version          bool
+	configFile       string
+	respectGitignore boolFlag
+	baseline         string
+	writeBaseline    string
+	statistics       bool
+	stdinFilename    string
+	addNoqa          bool
 }
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,12 +70,20 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := newFlagSet()
 	fl.StringVar(&o.format, "format", "text", "")
 	fl.Var(&o.selected, "select", "")
+	fl.Var(&o.extendSelected, "extend-select", "")
 	fl.Var(&o.ignored, "ignore", "")
 	fl.Var(&o.excludes, "exclude", "")
 	fl.BoolVar(&o.exitZero, "exit-zero", false, "")
 	fl.IntVar(&o.jobs, "jobs", 0, "")
 	fl.IntVar(&o.jobs, "j", 0, "")
 	fl.BoolVar(&o.version, "version", false, "")
+	fl.StringVar(&o.configFile, "config", "", "")
+	fl.Var(&o.respectGitignore, "respect-gitignore", "")
+	fl.StringVar(&o.baseline, "baseline", "", "")
+	fl.StringVar(&o.writeBaseline, "write-baseline", "", "")
+	fl.BoolVar(&o.statistics, "statistics", false, "")
+	fl.StringVar(&o.stdinFilename, "stdin-filename", "", "")
+	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
 		return usageError(stdout, stderr, err)
@@ -77,14 +95,25 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stdout, stderr, fmt.Errorf("--format: %w", err))
 	}
-	if o.jobs < 0 {
-		return usageError(stdout, stderr, fmt.Errorf("--jobs must be at least 1 (0 means the number of CPUs), got %d", o.jobs))
+	if err := o.validate(paths); err != nil {
+		return usageError(stdout, stderr, err)
 	}
 	if o.jobs == 0 {
 		o.jobs = runtime.NumCPU()
 	}
+	if o.stdinFilename != "" {
+		paths = []string{"-"}
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
 	all := registry()
-	selected, err := analyzer.SelectRules(all, analyzer.Selection{Select: o.selected, Ignore: o.ignored})
+	cfg, ok := loadConfig(&o, paths, all, stderr)
+	if !ok {
+		return ExitError
+	}
+	selected, err := analyzer.SelectLayers(all, cfg.Selection,
+		analyzer.Selection{Select: o.selected, ExtendSelect: o.extendSelected, Ignore: o.ignored})
 	if err != nil {
 		var unknown *analyzer.UnknownSelectorError
 		if errors.As(err, &unknown) {
@@ -92,26 +121,29 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return usageError(stdout, stderr, err)
 	}
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
 
 	// Something asked for and not checked, or a bug: exit 2, after checking
 	// and reporting everything else. Warnings (a binary file, a dangling
 	// link met in a walk) do not fail the run.
 	failed := false
-	inputs, problems, root := findInputs(paths, o.excludes, stdin)
-	for _, p := range problems {
+	set := findInputs(paths, discoverOptions(cfg, &o), stdin, o.stdinFilename)
+	for _, p := range set.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
 	}
-	if len(inputs) == 0 && len(problems) == 0 {
+	if len(set.reported) == 0 && len(set.problems) == 0 {
 		fmt.Fprintf(stderr, "sglint: warning: no Python files found under %s\n", strings.Join(paths, ", "))
 	}
 	cwd, _ := os.Getwd()
-	res := analyzer.Run(inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: root})
+	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
+		RuleOptions: cfg.RuleOptions})
 	internal := false
+	var problems []analyzer.Problem
 	for _, p := range res.Problems {
+		if set.context[p.Path] && !p.Internal {
+			continue // a context file nobody asked about
+		}
+		problems = append(problems, p)
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
 		internal = internal || p.Internal
@@ -119,25 +151,76 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if internal {
 		fmt.Fprintln(stderr, "sglint: an internal error is a bug in sglint: please report it with the message above; the other files were checked")
 	}
+	diags := reportedOnly(res.Diagnostics, set, cfg)
+
+	switch {
+	case o.addNoqa:
+		return addNoqa(diags, set, stderr, failed)
+	case o.writeBaseline != "":
+		return writeBaseline(o.writeBaseline, diags, stderr, failed)
+	case o.baseline != "":
+		kept, ok := applyBaseline(o.baseline, diags, set, selected, stderr)
+		if !ok {
+			return ExitError
+		}
+		diags = kept
+	}
+
 	report := &output.Report{
 		Tool:        tool(),
-		Diagnostics: res.Diagnostics,
-		Problems:    append(problems, res.Problems...),
+		Diagnostics: diags,
+		Problems:    append(set.problems, problems...),
 		Rules:       selected,
 		Files:       res.Files,
 		SrcRoot:     cwd,
 	}
-	if err := format(stdout, report); err != nil {
+	if o.statistics {
+		err = writeStatistics(stdout, o.format, diags)
+	} else {
+		err = format(stdout, report)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "sglint: writing %s output: %v\n", o.format, err)
 		return ExitError
 	}
 	switch {
 	case failed:
 		return ExitError
-	case len(res.Diagnostics) > 0 && !o.exitZero:
+	case len(diags) > 0 && !o.exitZero:
 		return ExitFindings
 	}
 	return ExitClean
+}
+
+// validate checks flag combinations before any work is done.
+func (o *checkOptions) validate(paths []string) error {
+	switch {
+	case o.jobs < 0:
+		return fmt.Errorf("--jobs must be at least 1 (0 means the number of CPUs), got %d", o.jobs)
+	case o.stdinFilename != "" && (len(paths) > 1 || len(paths) == 1 && paths[0] != "-"):
+		return errors.New("--stdin-filename reads the source from standard input: give no PATH (or -)")
+	case o.addNoqa && (o.stdinFilename != "" || slices.Contains(paths, "-")):
+		return errors.New("--add-noqa writes to the checked files: it cannot read standard input")
+	case o.addNoqa && (o.baseline != "" || o.writeBaseline != "" || o.statistics):
+		return errors.New("--add-noqa cannot be combined with --baseline, --write-baseline or --statistics")
+	case o.baseline != "" && o.writeBaseline != "":
+		return errors.New("--baseline and --write-baseline cannot be combined: --write-baseline records every current finding")
+	case o.statistics && o.format != "text" && o.format != "json":
+		return fmt.Errorf("--statistics prints text or json, not %s", o.format)
+	}
+	return nil
+}
+
+// reportedOnly keeps the findings in files the run reports on (a rule may
+// report in a context file) and drops those per-file-ignores disable.
+func reportedOnly(ds []analyzer.Diagnostic, set *inputSet, cfg *config.Config) []analyzer.Diagnostic {
+	out := make([]analyzer.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if set.reported[d.Path] && !cfg.PerFileIgnored(d.Path, d.Rule.ID) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // registry lists the rules; tests swap it to inject failures.

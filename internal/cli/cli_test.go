@@ -170,7 +170,8 @@ func TestUsageErrors(t *testing.T) {
 
 // Every flag the usage text documents is accepted.
 func TestUsageListsEveryFlag(t *testing.T) {
-	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version"} {
+	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",
+		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename"} {
 		assert.Contains(t, usage, flag)
 	}
 }

@@ -23,16 +23,32 @@ Flags:
   --format FORMAT     output format: text (default), json, github, sarif
   --select RULES      run only these rules: IDs, ID prefixes (SGL0), names
                       or ALL; comma-separated, repeatable
+  --extend-select RULES
+                      run these rules on top of the selected ones
   --ignore RULES      do not run these rules (same syntax); the most specific
                       entry of --select and --ignore wins
   --exclude GLOB      skip files and directories matching GLOB (repeatable)
+  --config FILE       read settings from FILE (a pyproject.toml's
+                      [tool.sglint], or a standalone sglint.toml) instead of
+                      the one found by walking up from the first PATH
+  --respect-gitignore=false
+                      do not skip files that .gitignore ignores
+  --baseline FILE     hide the findings recorded in FILE; report stale entries
+  --write-baseline FILE
+                      record every current finding in FILE and exit 0
+  --statistics        print the number of findings per rule instead
+  --add-noqa          add "# noqa: RULES" to the lines of current findings
+                      (edits the files; the only mode that writes them)
+  --stdin-filename PATH
+                      read the source from standard input, as the file PATH
   --exit-zero         exit 0 even when there are findings
   -j, --jobs N        parallel workers (default: number of CPUs)
   --version           print the version
   -h, --help          print this help
 
-Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path or
-internal error. Positions are 1-based lines and columns in Unicode code points.
+Command-line flags override the config file. Exit status: 0 no findings,
+1 findings, 2 usage or config error, unreadable path or internal error.
+Positions are 1-based lines and columns in Unicode code points.
 `
 
 var errHelp = errors.New("help requested")

@@ -5,14 +5,16 @@ import "strings"
 
 // Closest returns the candidate nearest to word by edit distance (case
 // folded), if it is near enough to be a plausible typo: at most one edit
-// per three characters, and at least one.
+// per three characters, and at least one. Ties go to the longer common
+// prefix (SGL011 suggests SGL010 before SGL001), then to the first.
 func Closest(word string, candidates []string) (string, bool) {
 	w := strings.ToLower(word)
-	best, bestDist := "", -1
+	best, bestDist, bestPrefix := "", -1, 0
 	for _, c := range candidates {
-		d := distance(w, strings.ToLower(c))
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
+		lc := strings.ToLower(c)
+		d, p := distance(w, lc), commonPrefix(w, lc)
+		if bestDist < 0 || d < bestDist || d == bestDist && p > bestPrefix {
+			best, bestDist, bestPrefix = c, d, p
 		}
 	}
 	limit := max(1, len([]rune(w))/3)
@@ -42,4 +44,12 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

@@ -27,6 +27,16 @@ func TestClosest(t *testing.T) {
 	assert.False(t, ok)
 }
 
+func TestClosestTies(t *testing.T) {
+	got, ok := Closest("SGL011", []string{"SGL001", "SGL010"})
+	assert.True(t, ok)
+	assert.Equal(t, "SGL010", got, "longer common prefix")
+	got, _ = Closest("selct", []string{"ignore", "select", "extend-select"})
+	assert.Equal(t, "select", got)
+	got, _ = Closest("per_file_ignores", []string{"per-file-ignores", "ignore"})
+	assert.Equal(t, "per-file-ignores", got)
+}
+
 func TestDistance(t *testing.T) {
 	assert.Equal(t, 0, distance("abc", "abc"))
 	assert.Equal(t, 3, distance("", "abc"))
