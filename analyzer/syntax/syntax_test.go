@@ -135,3 +135,26 @@ func TestKindVarsAreCanonical(t *testing.T) {
 		assert.True(t, seen[k], k.String())
 	}
 }
+
+// Accessors are total: an absent node (a missing field of a partial tree)
+// has no kind, relatives or text, and an empty subtree.
+func TestAbsentNode(t *testing.T) {
+	tree := parse(t, "x = 1\n")
+	for _, n := range []NodeID{NoNode, NodeID(tree.Len()), NodeID(tree.Len() + 100)} {
+		assert.Equal(t, Kind(0), tree.Kind(n))
+		assert.Equal(t, NoNode, tree.Parent(n))
+		assert.Equal(t, NoNode, tree.Field(n, FName))
+		assert.Equal(t, NoNode, tree.NamedChild(n, 0))
+		assert.Equal(t, NoNode, tree.Unparen(n))
+		assert.Equal(t, NoNode, tree.Ancestor(n, Module))
+		assert.Equal(t, "", tree.Text(n))
+		assert.False(t, tree.TextIs(n, "x"))
+		assert.False(t, tree.IsError(n))
+		assert.False(t, tree.Contains(n, 0))
+		assert.Equal(t, n, tree.SubtreeEnd(n))
+		for range tree.Children(n) {
+			t.Fatal("absent node has children")
+		}
+		assert.Equal(t, Position{Line: 1, Column: 1}, tree.Start(n))
+	}
+}

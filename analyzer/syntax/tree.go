@@ -55,38 +55,51 @@ func (t *Tree) Root() NodeID {
 	return 0
 }
 
-func (t *Tree) Kind(n NodeID) Kind         { return t.nodes[n].kind }
-func (t *Tree) FieldOf(n NodeID) Field     { return t.nodes[n].field }
-func (t *Tree) Parent(n NodeID) NodeID     { return t.nodes[n].parent }
-func (t *Tree) FirstChild(n NodeID) NodeID { return t.nodes[n].firstChild }
-func (t *Tree) NextSibling(n NodeID) NodeID {
-	return t.nodes[n].nextSibling
+// node returns n's record, or an absent node (no kind, no relatives,
+// empty text) for NoNode or an ID out of range: accessors are total, so
+// code walking a partial tree (a missing field is NoNode) cannot panic.
+func (t *Tree) node(n NodeID) *Node {
+	if uint(n) < uint(len(t.nodes)) {
+		return &t.nodes[n]
+	}
+	return &absentNode
 }
-func (t *Tree) StartByte(n NodeID) int  { return int(t.nodes[n].start) }
-func (t *Tree) EndByte(n NodeID) int    { return int(t.nodes[n].end) }
-func (t *Tree) IsNamed(n NodeID) bool   { return t.nodes[n].flags&flagNamed != 0 }
-func (t *Tree) IsMissing(n NodeID) bool { return t.nodes[n].flags&flagMissing != 0 }
-func (t *Tree) IsExtra(n NodeID) bool   { return t.nodes[n].flags&flagExtra != 0 }
+
+var absentNode = Node{parent: NoNode, firstChild: NoNode, nextSibling: NoNode}
+
+func (t *Tree) Kind(n NodeID) Kind          { return t.node(n).kind }
+func (t *Tree) FieldOf(n NodeID) Field      { return t.node(n).field }
+func (t *Tree) Parent(n NodeID) NodeID      { return t.node(n).parent }
+func (t *Tree) FirstChild(n NodeID) NodeID  { return t.node(n).firstChild }
+func (t *Tree) NextSibling(n NodeID) NodeID { return t.node(n).nextSibling }
+func (t *Tree) StartByte(n NodeID) int      { return int(t.node(n).start) }
+func (t *Tree) EndByte(n NodeID) int        { return int(t.node(n).end) }
+func (t *Tree) IsNamed(n NodeID) bool       { return t.node(n).flags&flagNamed != 0 }
+func (t *Tree) IsMissing(n NodeID) bool     { return t.node(n).flags&flagMissing != 0 }
+func (t *Tree) IsExtra(n NodeID) bool       { return t.node(n).flags&flagExtra != 0 }
 
 // IsError reports an ERROR node (tree-sitter's recovery wrapper).
-func (t *Tree) IsError(n NodeID) bool { return t.nodes[n].flags&flagError != 0 }
+func (t *Tree) IsError(n NodeID) bool { return t.node(n).flags&flagError != 0 }
 
 // Text is the source text of n.
-func (t *Tree) Text(n NodeID) string { return string(t.Src[t.nodes[n].start:t.nodes[n].end]) }
+func (t *Tree) Text(n NodeID) string { return string(t.Bytes(n)) }
 
 // Bytes is the source of n without copying.
-func (t *Tree) Bytes(n NodeID) []byte { return t.Src[t.nodes[n].start:t.nodes[n].end] }
+func (t *Tree) Bytes(n NodeID) []byte {
+	x := t.node(n)
+	return t.Src[x.start:x.end]
+}
 
 // TextIs compares n's text with s without allocating.
 func (t *Tree) TextIs(n NodeID, s string) bool {
-	b := t.Src[t.nodes[n].start:t.nodes[n].end]
+	b := t.Bytes(n)
 	return len(b) == len(s) && string(b) == s
 }
 
 // Children iterates over all children of n, named or not.
 func (t *Tree) Children(n NodeID) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {
-		for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
 			if !yield(c) {
 				return
 			}
@@ -97,7 +110,7 @@ func (t *Tree) Children(n NodeID) iter.Seq[NodeID] {
 // NamedChildren iterates over the named children of n, skipping comments.
 func (t *Tree) NamedChildren(n NodeID) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {
-		for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
 			if t.nodes[c].flags&flagNamed == 0 || t.nodes[c].kind == Comment {
 				continue
 			}
@@ -121,7 +134,7 @@ func (t *Tree) NamedChild(n NodeID, i int) NodeID {
 
 // Field returns the first child of n stored under field f.
 func (t *Tree) Field(n NodeID, f Field) NodeID {
-	for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+	for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
 		if t.nodes[c].field == f {
 			return c
 		}
@@ -132,7 +145,7 @@ func (t *Tree) Field(n NodeID, f Field) NodeID {
 // FieldAll iterates over every child of n stored under field f.
 func (t *Tree) FieldAll(n NodeID, f Field) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {
-		for c := t.nodes[n].firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
 			if t.nodes[c].field == f && !yield(c) {
 				return
 			}
@@ -141,8 +154,12 @@ func (t *Tree) FieldAll(n NodeID, f Field) iter.Seq[NodeID] {
 }
 
 // SubtreeEnd is one past the last descendant of n: preorder makes the
-// subtree of n the contiguous range [n, SubtreeEnd(n)).
+// subtree of n the contiguous range [n, SubtreeEnd(n)). For NoNode the
+// range is empty.
 func (t *Tree) SubtreeEnd(n NodeID) NodeID {
+	if uint(n) >= uint(len(t.nodes)) {
+		return n
+	}
 	for m := n; m != NoNode; m = t.nodes[m].parent {
 		if s := t.nodes[m].nextSibling; s != NoNode {
 			return s
@@ -156,7 +173,7 @@ func (t *Tree) Contains(n, d NodeID) bool { return d >= n && d < t.SubtreeEnd(n)
 
 // Ancestor returns the nearest proper ancestor of n whose kind is one of ks.
 func (t *Tree) Ancestor(n NodeID, ks ...Kind) NodeID {
-	for p := t.nodes[n].parent; p != NoNode; p = t.nodes[p].parent {
+	for p := t.node(n).parent; p != NoNode; p = t.nodes[p].parent {
 		for _, k := range ks {
 			if t.nodes[p].kind == k {
 				return p
@@ -168,6 +185,9 @@ func (t *Tree) Ancestor(n NodeID, ks ...Kind) NodeID {
 
 // Unparen strips parentheses around an expression.
 func (t *Tree) Unparen(n NodeID) NodeID {
+	if uint(n) >= uint(len(t.nodes)) {
+		return NoNode
+	}
 	for n != NoNode && t.nodes[n].kind == ParenthesizedExpression {
 		n = t.NamedChild(n, 0)
 	}
@@ -186,8 +206,8 @@ func (t *Tree) Pos(offset int) Position {
 }
 
 // Start and End are the positions of n's first byte and one past its last.
-func (t *Tree) Start(n NodeID) Position { return t.Pos(int(t.nodes[n].start)) }
-func (t *Tree) End(n NodeID) Position   { return t.Pos(int(t.nodes[n].end)) }
+func (t *Tree) Start(n NodeID) Position { return t.Pos(int(t.node(n).start)) }
+func (t *Tree) End(n NodeID) Position   { return t.Pos(int(t.node(n).end)) }
 
 // LineStarts returns the byte offset at which each line of src begins.
 func LineStarts(src []byte) []uint32 {

@@ -1,0 +1,213 @@
+package cfg
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// findText returns the first node whose text is exactly s (the innermost
+// one, as preorder visits parents first and we keep the last match of the
+// same span).
+func findText(t testing.TB, tree *syntax.Tree, s string) syntax.NodeID {
+	t.Helper()
+	found := syntax.NoNode
+	for i := 0; i < tree.Len(); i++ {
+		n := syntax.NodeID(i)
+		if tree.IsNamed(n) && tree.TextIs(n, s) {
+			if found == syntax.NoNode || tree.Contains(found, n) {
+				found = n
+				continue
+			}
+			break
+		}
+	}
+	require.NotEqual(t, syntax.NoNode, found, "no node %q", s)
+	return found
+}
+
+func TestHandler(t *testing.T) {
+	tests := []struct {
+		name, src, at, exc string
+		caught             bool
+		always, some       bool
+	}{
+		{"key error caught silently", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        v = None
+`, "t[k]", "KeyError", true, false, false},
+		{"base class catches", `
+def f(t, k):
+    try:
+        v = t[k]
+    except LookupError:
+        return None
+`, "t[k]", "KeyError", true, false, false},
+		{"Exception catches unknown classes", `
+def f(t, k):
+    try:
+        v = t[k]
+    except Exception as e:
+        log(e)
+`, "t[k]", "MyError", true, false, false},
+		{"tuple of names", `
+def f(t, k):
+    try:
+        v = t[k]
+    except (ValueError, KeyError):
+        pass
+`, "t[k]", "KeyError", true, false, false},
+		{"dotted names compare by last part", `
+def f(s):
+    try:
+        s.get()
+    except requests.ConnectionError:
+        pass
+`, "s.get()", "requests.ConnectionError", true, false, false},
+		{"unrelated class does not catch", `
+def f(t, k):
+    try:
+        v = t[k]
+    except ValueError:
+        pass
+`, "t[k]", "KeyError", false, false, false},
+		{"bare except catches", `
+def f(t, k):
+    try:
+        v = t[k]
+    except:
+        raise
+`, "t[k]", "KeyError", true, true, true},
+		{"re-raise on every path", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError as e:
+        if e.args:
+            raise RuntimeError("x") from e
+        else:
+            raise
+`, "t[k]", "KeyError", true, true, true},
+		{"re-raise on some path", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        if strict:
+            raise
+        log()
+`, "t[k]", "KeyError", true, false, true},
+		{"continue fails only this item", `
+def f(reqs, t):
+    for r in reqs:
+        try:
+            v = t[r.key]
+        except KeyError:
+            r.fail()
+            continue
+`, "t[r.key]", "KeyError", true, false, false},
+		{"loop that raises only after break", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        while True:
+            if retry():
+                break
+        raise
+`, "t[k]", "KeyError", true, true, true},
+		{"handler code is not covered by its own try", `
+def f(t, k):
+    try:
+        pass
+    except KeyError:
+        v = t[k]
+`, "t[k]", "KeyError", false, false, false},
+		{"finally code is not covered", `
+def f(t, k):
+    try:
+        pass
+    except KeyError:
+        pass
+    finally:
+        v = t[k]
+`, "t[k]", "KeyError", false, false, false},
+		{"search stops at the function", `
+def f(t, k):
+    try:
+        def g():
+            return t[k]
+    except KeyError:
+        pass
+`, "t[k]", "KeyError", false, false, false},
+		{"first matching clause wins", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        raise
+    except Exception:
+        pass
+`, "t[k]", "KeyError", true, true, true},
+		{"finally that raises makes it always", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        try:
+            cleanup()
+        finally:
+            raise RuntimeError()
+`, "t[k]", "KeyError", true, true, true},
+		{"assert in handler raises on some path", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        assert allowed, "no"
+`, "t[k]", "KeyError", true, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tree := parse(t, strings.TrimLeft(tc.src, "\n"))
+			n := findText(t, tree, tc.at)
+			c, ok := Handler(tree, n, tc.exc)
+			require.Equal(t, tc.caught, ok)
+			if !ok {
+				return
+			}
+			assert.Equal(t, syntax.TryStatement, tree.Kind(c.Try))
+			assert.Equal(t, syntax.ExceptClause, tree.Kind(c.Clause))
+			assert.Equal(t, tc.always, c.RaisesAlways, "RaisesAlways")
+			assert.Equal(t, tc.some, c.RaisesSome, "RaisesSome")
+		})
+	}
+}
+
+func TestHandlersNested(t *testing.T) {
+	tree := parse(t, `
+def worker(q, t):
+    while True:
+        try:
+            for r in q.get():
+                try:
+                    v = t[r]
+                except KeyError:
+                    raise RuntimeError("lost")
+        except Exception:
+            log()
+`)
+	n := findText(t, tree, "t[r]")
+	cs := Handlers(tree, n, "KeyError")
+	require.Len(t, cs, 2)
+	assert.True(t, cs[0].RaisesAlways)
+	assert.False(t, cs[1].RaisesSome)
+	assert.True(t, tree.Contains(cs[1].Try, cs[0].Try))
+}
