@@ -11,12 +11,14 @@ type Kind uint16
 type Field uint8
 
 // canonical maps every grammar symbol to the first symbol with the same name
-// and namedness.
-var canonical []Kind
+// and namedness. It is a variable initializer, not an init func, so that the
+// Kind variables below (which go through it) see it built: Go initializes
+// package variables in dependency order, before any init func.
+var canonical = buildCanonical()
 
-func init() {
+func buildCanonical() []Kind {
 	n := language.NodeKindCount()
-	canonical = make([]Kind, n)
+	out := make([]Kind, n)
 	first := map[string]Kind{}
 	for i := uint32(0); i < n; i++ {
 		key := language.NodeKindForId(uint16(i))
@@ -24,18 +26,24 @@ func init() {
 			key = "N:" + key
 		}
 		if k, ok := first[key]; ok {
-			canonical[i] = k
+			out[i] = k
 		} else {
 			first[key] = Kind(i)
-			canonical[i] = Kind(i)
+			out[i] = Kind(i)
 		}
 	}
+	return out
 }
 
 func namedKind(name string) Kind {
 	id := language.IdForNodeKind(name, true)
 	if id == 0 && name != "end" {
 		panic(fmt.Sprintf("sglint: grammar has no named node %q", name))
+	}
+	// The grammar may return any of several aliased symbols of that name;
+	// parsed trees carry the canonical one.
+	if int(id) < len(canonical) {
+		return canonical[id]
 	}
 	return Kind(id)
 }
@@ -44,6 +52,9 @@ func anonKind(name string) Kind {
 	id := language.IdForNodeKind(name, false)
 	if id == 0 {
 		panic(fmt.Sprintf("sglint: grammar has no token %q", name))
+	}
+	if int(id) < len(canonical) {
+		return canonical[id]
 	}
 	return Kind(id)
 }
