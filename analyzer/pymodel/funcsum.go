@@ -1,0 +1,417 @@
+package pymodel
+
+import (
+	"slices"
+	"strings"
+)
+
+// FuncSummary is what a function does, as seen by its callers, computed
+// bottom-up over the call graph (strongly connected components iterated
+// to a fixed point). Only non-virtual project callees are followed.
+type FuncSummary struct {
+	// SelfWrites are the self attribute paths the function assigns,
+	// mutates or deletes, itself or through what it calls on self (self
+	// calls, super calls, closures, self passed as an argument), sorted.
+	SelfWrites []string
+	// ParamWrites[i] are the paths written on parameter i (index into
+	// Params): "" for the object itself mutated (`lst.append`), "a" for
+	// `p.a = v`, through callees the parameter is passed to or whose method
+	// is called on it too. For a method's self it equals SelfWrites.
+	ParamWrites [][]string
+	// Escapes are the exceptions that may leave the function: raised in it
+	// or in a callee and not caught by an enclosing handler that does not
+	// re-raise. At most maxEscapes, in discovery order.
+	Escapes []Escape
+	// MayReturnNone: a path returns None (bare return, `return None`, a
+	// None-armed conditional, running off the end, or returning the result
+	// of a callee that may return None). False for generators and stubs.
+	MayReturnNone bool
+	// Recursive: the function is in a call cycle (its summary is a fixed
+	// point, not a plain composition).
+	Recursive bool
+}
+
+// Escape is an exception that can leave a function.
+type Escape struct {
+	Type  string   // qualified class (see Index.ExceptionName)
+	Raise RaiseRef // the raise statement it starts from
+}
+
+const (
+	maxPaths   = 64
+	maxEscapes = 32
+)
+
+// FuncSummary returns the summary of fn.
+func (ix *Index) FuncSummary(fn FuncRef) *FuncSummary { return &ix.funcSums[fn.File][fn.Func] }
+
+// WritesOn returns the paths fn writes on its parameter i.
+func (s *FuncSummary) WritesOn(i int) []string {
+	if i < 0 || i >= len(s.ParamWrites) {
+		return nil
+	}
+	return s.ParamWrites[i]
+}
+
+func (ix *Index) summarizeFuncs() {
+	base := make([]int, len(ix.Files)+1)
+	for fi := range ix.Files {
+		base[fi+1] = base[fi] + len(ix.Files[fi].Summary.Functions)
+	}
+	n := base[len(ix.Files)]
+	ix.funcSums = make([][]FuncSummary, len(ix.Files))
+	for fi := range ix.Files {
+		ix.funcSums[fi] = make([]FuncSummary, len(ix.Files[fi].Summary.Functions))
+	}
+	ref := func(id int) FuncRef {
+		fi, _ := slices.BinarySearchFunc(base, id, func(b, id int) int {
+			if b <= id {
+				return -1
+			}
+			return 1
+		})
+		return FuncRef{int32(fi - 1), int32(id - base[fi-1])}
+	}
+	id := func(r FuncRef) int { return base[r.File] + int(r.Func) }
+	succ := func(v int) []int {
+		r := ref(v)
+		var out []int
+		for _, ci := range ix.files[r.File].funcCalls[r.Func] {
+			for _, cal := range ix.Callees(CallSite{r.File, ci}) {
+				if cal.Func.Valid() && !cal.Virtual {
+					out = append(out, id(cal.Func))
+				}
+			}
+		}
+		return out
+	}
+	for _, scc := range tarjan(n, succ) {
+		cyclic := len(scc) > 1
+		if !cyclic {
+			for _, w := range succ(scc[0]) {
+				if w == scc[0] {
+					cyclic = true
+				}
+			}
+		}
+		for iter := 0; iter < 50; iter++ {
+			changed := false
+			for _, v := range scc {
+				r := ref(v)
+				next := ix.computeSummary(r)
+				next.Recursive = cyclic
+				old := &ix.funcSums[r.File][r.Func]
+				if !sameSummary(old, &next) {
+					*old = next
+					changed = true
+				}
+			}
+			if !cyclic || !changed {
+				break
+			}
+		}
+	}
+}
+
+// tarjan returns the strongly connected components of a graph of n nodes,
+// callees before callers. Iterative, so deep call chains cannot overflow.
+func tarjan(n int, succ func(int) []int) [][]int {
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	var out [][]int
+	next := 0
+	type frame struct {
+		v    int
+		succ []int
+		i    int
+	}
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		call := []frame{{v: root, succ: succ(root)}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.i < len(f.succ) {
+				w := f.succ[f.i]
+				f.i++
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{v: w, succ: succ(w)})
+				} else if onStack[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				var scc []int
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					scc = append(scc, w)
+					if w == v {
+						break
+					}
+				}
+				out = append(out, scc)
+			}
+		}
+	}
+	return out
+}
+
+func sameSummary(a, b *FuncSummary) bool {
+	if a.MayReturnNone != b.MayReturnNone || !slices.Equal(a.SelfWrites, b.SelfWrites) ||
+		len(a.ParamWrites) != len(b.ParamWrites) || len(a.Escapes) != len(b.Escapes) {
+		return false
+	}
+	for i := range a.ParamWrites {
+		if !slices.Equal(a.ParamWrites[i], b.ParamWrites[i]) {
+			return false
+		}
+	}
+	for i := range a.Escapes {
+		if a.Escapes[i] != b.Escapes[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pathSet is a small sorted set of paths with a size cap.
+type pathSet []string
+
+func (p *pathSet) add(prefix, w string) {
+	v := w
+	switch {
+	case prefix == "":
+	case w == "":
+		v = prefix
+	default:
+		v = prefix + "." + w
+	}
+	i, found := slices.BinarySearch(*p, v)
+	if found || len(*p) >= maxPaths {
+		return
+	}
+	*p = slices.Insert(*p, i, v)
+}
+
+// computeSummary composes fn's own effects with its callees' current
+// summaries.
+func (ix *Index) computeSummary(r FuncRef) FuncSummary {
+	s := ix.Files[r.File].Summary
+	d := &ix.files[r.File]
+	f := &s.Functions[r.Func]
+	var out FuncSummary
+	self, _ := ix.selfOf(r.File, r.Func)
+	hasSelf := self != ""
+	var selfW pathSet
+	paramW := make([]pathSet, len(f.Params))
+
+	// Own writes.
+	for _, ui := range ix.funcUses(r) {
+		u := &s.Uses[ui]
+		if u.Kind == Read {
+			continue
+		}
+		switch {
+		case u.Self:
+			selfW.add("", u.Path)
+		case u.Param >= 0 && int(u.Param) < len(paramW):
+			paramW[u.Param].add("", u.Path)
+		}
+	}
+
+	// Effects of calls.
+	for _, ci := range d.funcCalls[r.Func] {
+		site := CallSite{r.File, ci}
+		call := &s.Calls[ci]
+		for _, cal := range ix.Callees(site) {
+			if !cal.Func.Valid() || cal.Virtual {
+				continue
+			}
+			g := ix.FuncSummary(cal.Func)
+			gf := ix.Func(cal.Func)
+			calleeSelf := g.SelfWrites
+			// What the callee writes on its receiver.
+			switch {
+			case call.Kind == RefSuper && hasSelf:
+				for _, w := range calleeSelf {
+					selfW.add("", w)
+				}
+			case call.Kind == RefAttr && cal.bound(ix) && gf.Kind != ClassMethod:
+				root, rest, _ := strings.Cut(call.Recv, ".")
+				if hasSelf && root == self {
+					for _, w := range calleeSelf {
+						selfW.add(rest, w)
+					}
+				} else if p := paramIndex(f, root); p >= 0 {
+					for _, w := range calleeSelf {
+						paramW[p].add(rest, w)
+					}
+				}
+			case cal.Kind == CallFunction && hasSelf && gf.SelfClass == f.SelfClass && gf.Parent >= 0:
+				for _, w := range calleeSelf { // a closure over self
+					selfW.add("", w)
+				}
+			}
+			// What it writes on the arguments.
+			args := s.Args[call.Args[0]:call.Args[1]]
+			bind := ix.BindArgs(site, cal)
+			for ai, a := range args {
+				if a.Path == "" || bind[ai] < 0 {
+					continue
+				}
+				ws := g.WritesOn(bind[ai])
+				if len(ws) == 0 {
+					continue
+				}
+				root, rest, _ := strings.Cut(a.Path, ".")
+				if hasSelf && root == self {
+					for _, w := range ws {
+						selfW.add(rest, w)
+					}
+				} else if p := paramIndex(f, root); p >= 0 {
+					for _, w := range ws {
+						paramW[p].add(rest, w)
+					}
+				}
+			}
+			// Escapes.
+			for _, e := range g.Escapes {
+				if len(out.Escapes) >= maxEscapes {
+					break
+				}
+				if !ix.caught(r, call.Try, e.Type) && !hasEscape(out.Escapes, e.Raise) {
+					out.Escapes = append(out.Escapes, e)
+				}
+			}
+		}
+	}
+
+	// Own raises (before callee escapes would be nicer for messages, but
+	// order only matters for the cap).
+	for _, ri := range d.funcRaises[r.Func] {
+		rs := &s.Raises[ri]
+		if rs.Type == "" {
+			continue // a bare re-raise: the handler's Reraises covers it
+		}
+		if rs.HandlerTry >= 0 && rs.Type == s.Tries[rs.HandlerTry].Handlers[rs.Handler].Name {
+			continue // `raise e` of the caught exception, likewise
+		}
+		typ := ix.ExceptionName(r.File, r.Func, rs.Type)
+		ref := RaiseRef{r.File, ri}
+		if !ix.caught(r, rs.Try, typ) && !hasEscape(out.Escapes, ref) && len(out.Escapes) < maxEscapes {
+			out.Escapes = append(out.Escapes, Escape{Type: typ, Raise: ref})
+		}
+	}
+
+	// None returns.
+	if !f.Stub && !f.Generator {
+		out.MayReturnNone = f.FallsOff
+		for _, ri := range d.funcRets[r.Func] {
+			rt := &s.Returns[ri]
+			if rt.Value == ValueNone || rt.Value == ValueMaybeNone {
+				out.MayReturnNone = true
+				break
+			}
+			if rt.Call >= 0 && int(rt.Call) < len(s.Calls) {
+				for _, cal := range ix.Callees(CallSite{r.File, rt.Call}) {
+					if cal.Func.Valid() && !cal.Virtual && cal.Kind != CallCtor && ix.FuncSummary(cal.Func).MayReturnNone {
+						out.MayReturnNone = true
+					}
+				}
+			}
+		}
+	}
+
+	out.SelfWrites = selfW
+	out.ParamWrites = make([][]string, len(f.Params))
+	for i := range paramW {
+		out.ParamWrites[i] = paramW[i]
+	}
+	if hasSelf && f.Class >= 0 && len(f.Params) > 0 && f.Params[0].Name == self {
+		out.ParamWrites[0] = selfW
+	}
+	return out
+}
+
+func paramIndex(f *Function, name string) int {
+	for i := range f.Params {
+		if f.Params[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasEscape(es []Escape, r RaiseRef) bool {
+	for _, e := range es {
+		if e.Raise == r {
+			return true
+		}
+	}
+	return false
+}
+
+// caught reports whether an exception of class typ raised in the body of
+// try (an index in fn's file, -1 for none) is caught in fn: the first
+// matching handler of an enclosing try catches it, unless that handler
+// re-raises, in which case the search goes on outward.
+func (ix *Index) caught(fn FuncRef, try int32, typ string) bool {
+	s := ix.Files[fn.File].Summary
+	for t := try; t >= 0 && int(t) < len(s.Tries); t = s.Tries[t].Outer {
+		for hi := range s.Tries[t].Handlers {
+			h := &s.Tries[t].Handlers[hi]
+			match := h.Types == nil
+			for _, ht := range h.Types {
+				if ix.Catches(ix.ExceptionName(fn.File, fn.Func, ht), typ) {
+					match = true
+					break
+				}
+			}
+			if match {
+				if !h.Reraises {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// CaughtAt reports whether an exception of class typ raised at a call site
+// is caught by a handler of the calling function that does not re-raise.
+func (ix *Index) CaughtAt(site CallSite, typ string) bool {
+	c := ix.Call(site)
+	if c.Func < 0 {
+		return false
+	}
+	return ix.caught(FuncRef{site.File, c.Func}, c.Try, typ)
+}
+
+// funcUses returns the uses recorded in function r.
+func (ix *Index) funcUses(r FuncRef) []int32 {
+	return ix.files[r.File].funcUses[r.Func]
+}
