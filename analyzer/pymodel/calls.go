@@ -1,6 +1,9 @@
 package pymodel
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // CallKind says how a call was resolved.
 type CallKind uint8
@@ -70,28 +73,39 @@ type Entry struct {
 
 func (ix *Index) resolveCalls() {
 	ix.callees = make([][]Callee, len(ix.Files))
-	desc := map[ClassRef][]ClassRef{}
-	for fi := range ix.Files {
+	entries := make([][]Entry, len(ix.Files))
+	// Per file, in parallel: the callees of each call and the entries.
+	// Only the file's own slots are written; the subclass-closure cache is
+	// per file so nothing is shared.
+	parallelFiles(len(ix.Files), func(fi int) {
+		desc := map[ClassRef][]ClassRef{}
 		s := ix.Files[fi].Summary
 		d := &ix.files[fi]
 		d.calleeAt = make([]int32, len(s.Calls)+1)
-		var out []Callee
+		out := make([]Callee, 0, len(s.Calls))
 		for ci := range s.Calls {
 			d.calleeAt[ci] = int32(len(out))
 			c := &s.Calls[ci]
 			out = ix.resolveRef(int32(fi), c.Func, c.Kind, c.Recv, c.Name, out, desc)
 		}
 		d.calleeAt[len(s.Calls)] = int32(len(out))
-		ix.callees[fi] = out
+		ix.callees[fi] = slices.Clip(out)
+		for ci := range s.Calls {
+			entries[fi] = ix.findEntry(CallSite{int32(fi), int32(ci)}, desc, entries[fi])
+		}
+	})
+	for fi := range ix.Files {
+		s := ix.Files[fi].Summary
+		d := &ix.files[fi]
 		for ci := range s.Calls {
 			site := CallSite{int32(fi), int32(ci)}
-			for _, cal := range out[d.calleeAt[ci]:d.calleeAt[ci+1]] {
+			for _, cal := range ix.callees[fi][d.calleeAt[ci]:d.calleeAt[ci+1]] {
 				if cal.Func.Valid() {
 					ix.callers[cal.Func] = append(ix.callers[cal.Func], site)
 				}
 			}
-			ix.findEntry(site, desc)
 		}
+		ix.entries = append(ix.entries, entries[fi]...)
 	}
 }
 
@@ -245,9 +259,9 @@ var threadCtors = map[string]string{ // external callee -> target keyword
 	"multiprocessing.Process": "target",
 }
 
-// findEntry records the entry started by a call to threading.Thread and
+// findEntry appends the entry started by a call to threading.Thread and
 // friends (or submitted to an executor).
-func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef) {
+func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef, out []Entry) []Entry {
 	c := ix.Call(site)
 	kw, kind := "", EntryKind(0)
 	pos := int16(1) // Thread(group, target), Timer(interval, function)
@@ -268,18 +282,17 @@ func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef) {
 		}
 	}
 	if kind == 0 {
-		return
+		return out
 	}
 	for _, a := range ix.Args(site) {
 		if !(kw != "" && a.Keyword == kw || a.Keyword == "" && a.Index == pos) {
 			continue
 		}
 		if a.Lambda >= 0 {
-			ix.entries = append(ix.entries, Entry{Kind: kind, Func: FuncRef{site.File, a.Lambda}, Site: site, Self: NoClass})
-			return
+			return append(out, Entry{Kind: kind, Func: FuncRef{site.File, a.Lambda}, Site: site, Self: NoClass})
 		}
 		if a.Path == "" {
-			return
+			return out
 		}
 		recv, name := splitLast(a.Path)
 		rk := RefAttr
@@ -292,11 +305,12 @@ func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef) {
 				if cal.Kind == CallMethod || cal.Kind == CallTyped {
 					self = cal.Class
 				}
-				ix.entries = append(ix.entries, Entry{Kind: kind, Func: cal.Func, Site: site, Self: self})
+				out = append(out, Entry{Kind: kind, Func: cal.Func, Site: site, Self: self})
 			}
 		}
-		return
+		return out
 	}
+	return out
 }
 
 // Start is where a reachability search begins: a function and, for a
@@ -376,7 +390,7 @@ func (ix *Index) Reachable(starts []Start, opts ReachOptions) *Reach {
 		st := queue[0]
 		queue = queue[1:]
 		g := ix.Func(st.fn)
-		for _, ci := range ix.files[st.fn.File].funcCalls[st.fn.Func] {
+		for _, ci := range ix.files[st.fn.File].funcCalls.of(st.fn.Func) {
 			site := CallSite{st.fn.File, ci}
 			via := Step{Site: site, Func: st.fn}
 			call := ix.Call(site)
@@ -476,8 +490,12 @@ func (r *Reach) Chain(fn FuncRef) []Step {
 // binds (index into Params), -1 when none does (or for *args/**kwargs
 // splats, which bind unknown parameters).
 func (ix *Index) BindArgs(site CallSite, cal Callee) []int {
+	return ix.bindArgs(site, cal, nil)
+}
+
+func (ix *Index) bindArgs(site CallSite, cal Callee, buf []int) []int {
 	args := ix.Args(site)
-	out := make([]int, len(args))
+	out := slices.Grow(buf[:0], len(args))[:len(args)]
 	if !cal.Func.Valid() {
 		for i := range out {
 			out[i] = -1

@@ -483,17 +483,17 @@ func (ix *Index) nameType(file, fn int32, name string, depth int) (ClassRef, boo
 		d := &ix.files[file]
 		for g := fn; g >= 0; g = s.Functions[g].Parent {
 			k := innerKey{g, name}
-			if ty, ok := d.locals[k]; ok {
-				if ty == "" {
+			if lt, ok := d.locals[k]; ok {
+				if lt.Type == "" {
 					return NoClass, false
 				}
-				if d.ctorLocal[k] {
-					if sym := ix.Resolve(file, g, ty); sym.Kind == SymClass {
+				if lt.Ctor {
+					if sym := ix.Resolve(file, g, lt.Type); sym.Kind == SymClass {
 						return sym.Class, true
 					}
 					return NoClass, false
 				}
-				return ix.ResolveType(file, g, ty)
+				return ix.ResolveType(file, g, lt.Type)
 			}
 		}
 	}

@@ -63,33 +63,36 @@ func (ix *Index) summarizeFuncs() {
 	for fi := range ix.Files {
 		ix.funcSums[fi] = make([]FuncSummary, len(ix.Files[fi].Summary.Functions))
 	}
-	ref := func(id int) FuncRef {
-		fi, _ := slices.BinarySearchFunc(base, id, func(b, id int) int {
-			if b <= id {
-				return -1
-			}
-			return 1
-		})
-		return FuncRef{int32(fi - 1), int32(id - base[fi-1])}
+	refs := make([]FuncRef, 0, n)
+	for fi := range ix.Files {
+		for i := range ix.Files[fi].Summary.Functions {
+			refs = append(refs, FuncRef{int32(fi), int32(i)})
+		}
 	}
-	id := func(r FuncRef) int { return base[r.File] + int(r.Func) }
-	succ := func(v int) []int {
-		r := ref(v)
-		var out []int
-		for _, ci := range ix.files[r.File].funcCalls[r.Func] {
+	// The static call graph without virtual edges, as adjacency lists in
+	// one allocation.
+	adjStart := make([]int32, n+1)
+	var adj []int32
+	for v, r := range refs {
+		adjStart[v] = int32(len(adj))
+		for _, ci := range ix.files[r.File].funcCalls.of(r.Func) {
 			for _, cal := range ix.Callees(CallSite{r.File, ci}) {
 				if cal.Func.Valid() && !cal.Virtual {
-					out = append(out, id(cal.Func))
+					adj = append(adj, int32(base[cal.Func.File]+int(cal.Func.Func)))
 				}
 			}
 		}
-		return out
 	}
+	adjStart[n] = int32(len(adj))
+	succ := func(v int) []int32 { return adj[adjStart[v]:adjStart[v+1]] }
+	ref := func(v int) FuncRef { return refs[v] }
+	ix.excNames = map[excKey]string{}
+	defer func() { ix.excNames = nil }()
 	for _, scc := range tarjan(n, succ) {
 		cyclic := len(scc) > 1
 		if !cyclic {
 			for _, w := range succ(scc[0]) {
-				if w == scc[0] {
+				if int(w) == scc[0] {
 					cyclic = true
 				}
 			}
@@ -115,7 +118,7 @@ func (ix *Index) summarizeFuncs() {
 
 // tarjan returns the strongly connected components of a graph of n nodes,
 // callees before callers. Iterative, so deep call chains cannot overflow.
-func tarjan(n int, succ func(int) []int) [][]int {
+func tarjan(n int, succ func(int) []int32) [][]int {
 	index := make([]int, n)
 	low := make([]int, n)
 	onStack := make([]bool, n)
@@ -127,7 +130,7 @@ func tarjan(n int, succ func(int) []int) [][]int {
 	next := 0
 	type frame struct {
 		v    int
-		succ []int
+		succ []int32
 		i    int
 	}
 	for root := 0; root < n; root++ {
@@ -142,7 +145,7 @@ func tarjan(n int, succ func(int) []int) [][]int {
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			if f.i < len(f.succ) {
-				w := f.succ[f.i]
+				w := int(f.succ[f.i])
 				f.i++
 				if index[w] < 0 {
 					index[w], low[w] = next, next
@@ -181,11 +184,11 @@ func tarjan(n int, succ func(int) []int) [][]int {
 
 func sameSummary(a, b *FuncSummary) bool {
 	if a.MayReturnNone != b.MayReturnNone || !slices.Equal(a.SelfWrites, b.SelfWrites) ||
-		len(a.ParamWrites) != len(b.ParamWrites) || len(a.Escapes) != len(b.Escapes) {
+		len(a.Escapes) != len(b.Escapes) {
 		return false
 	}
-	for i := range a.ParamWrites {
-		if !slices.Equal(a.ParamWrites[i], b.ParamWrites[i]) {
+	for i := range max(len(a.ParamWrites), len(b.ParamWrites)) {
+		if !slices.Equal(a.WritesOn(i), b.WritesOn(i)) {
 			return false
 		}
 	}
@@ -226,7 +229,13 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 	self, _ := ix.selfOf(r.File, r.Func)
 	hasSelf := self != ""
 	var selfW pathSet
-	paramW := make([]pathSet, len(f.Params))
+	var paramBuf [8]pathSet
+	paramW := paramBuf[:0]
+	if len(f.Params) <= len(paramBuf) {
+		paramW = paramBuf[:len(f.Params)]
+	} else {
+		paramW = make([]pathSet, len(f.Params))
+	}
 
 	// Own writes.
 	for _, ui := range ix.funcUses(r) {
@@ -243,7 +252,8 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 	}
 
 	// Effects of calls.
-	for _, ci := range d.funcCalls[r.Func] {
+	var bind []int
+	for _, ci := range d.funcCalls.of(r.Func) {
 		site := CallSite{r.File, ci}
 		call := &s.Calls[ci]
 		for _, cal := range ix.Callees(site) {
@@ -277,7 +287,10 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 			}
 			// What it writes on the arguments.
 			args := s.Args[call.Args[0]:call.Args[1]]
-			bind := ix.BindArgs(site, cal)
+			if len(g.ParamWrites) == 0 || len(args) == 0 {
+				goto escapes
+			}
+			bind = ix.bindArgs(site, cal, bind[:0])
 			for ai, a := range args {
 				if a.Path == "" || bind[ai] < 0 {
 					continue
@@ -297,7 +310,7 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 					}
 				}
 			}
-			// Escapes.
+		escapes:
 			for _, e := range g.Escapes {
 				if len(out.Escapes) >= maxEscapes {
 					break
@@ -311,7 +324,7 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 
 	// Own raises (before callee escapes would be nicer for messages, but
 	// order only matters for the cap).
-	for _, ri := range d.funcRaises[r.Func] {
+	for _, ri := range d.funcRaises.of(r.Func) {
 		rs := &s.Raises[ri]
 		if rs.Type == "" {
 			continue // a bare re-raise: the handler's Reraises covers it
@@ -329,7 +342,7 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 	// None returns.
 	if !f.Stub && !f.Generator {
 		out.MayReturnNone = f.FallsOff
-		for _, ri := range d.funcRets[r.Func] {
+		for _, ri := range d.funcRets.of(r.Func) {
 			rt := &s.Returns[ri]
 			if rt.Value == ValueNone || rt.Value == ValueMaybeNone {
 				out.MayReturnNone = true
@@ -346,12 +359,18 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 	}
 
 	out.SelfWrites = selfW
-	out.ParamWrites = make([][]string, len(f.Params))
+	selfParam := hasSelf && f.Class >= 0 && len(f.Params) > 0 && f.Params[0].Name == self
 	for i := range paramW {
-		out.ParamWrites[i] = paramW[i]
-	}
-	if hasSelf && f.Class >= 0 && len(f.Params) > 0 && f.Params[0].Name == self {
-		out.ParamWrites[0] = selfW
+		if len(paramW[i]) > 0 || selfParam && i == 0 && len(selfW) > 0 {
+			out.ParamWrites = make([][]string, len(f.Params))
+			for j := range paramW {
+				out.ParamWrites[j] = paramW[j]
+			}
+			if selfParam {
+				out.ParamWrites[0] = selfW
+			}
+			break
+		}
 	}
 	return out
 }
@@ -385,7 +404,7 @@ func (ix *Index) caught(fn FuncRef, try int32, typ string) bool {
 			h := &s.Tries[t].Handlers[hi]
 			match := h.Types == nil
 			for _, ht := range h.Types {
-				if ix.Catches(ix.ExceptionName(fn.File, fn.Func, ht), typ) {
+				if ix.Catches(ix.exceptionNameCached(fn, ht), typ) {
 					match = true
 					break
 				}
@@ -413,5 +432,24 @@ func (ix *Index) CaughtAt(site CallSite, typ string) bool {
 
 // funcUses returns the uses recorded in function r.
 func (ix *Index) funcUses(r FuncRef) []int32 {
-	return ix.files[r.File].funcUses[r.Func]
+	return ix.files[r.File].funcUses.of(r.Func)
+}
+
+// excKey caches handler type resolution while the index is built.
+type excKey struct {
+	fn   FuncRef
+	text string
+}
+
+func (ix *Index) exceptionNameCached(fn FuncRef, text string) string {
+	if ix.excNames == nil { // after the build: no cache, so no shared writes
+		return ix.ExceptionName(fn.File, fn.Func, text)
+	}
+	k := excKey{fn, text}
+	if n, ok := ix.excNames[k]; ok {
+		return n
+	}
+	n := ix.ExceptionName(fn.File, fn.Func, text)
+	ix.excNames[k] = n
+	return n
 }

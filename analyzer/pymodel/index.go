@@ -1,8 +1,11 @@
 package pymodel
 
 import (
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // SourceFile is one summarised file handed to NewIndex.
@@ -56,21 +59,22 @@ type Index struct {
 	callees  [][]Callee // [file] flat, ranges in fileData.calleeAt
 	callers  map[FuncRef][]CallSite
 	entries  []Entry
-	funcSums [][]FuncSummary // [file][func]
+	funcSums [][]FuncSummary   // [file][func]
+	excNames map[excKey]string // exception names resolved during the build only
 }
 
 // fileData is what the index derives per file.
 type fileData struct {
-	scope      map[string]def      // module-level bindings
-	inner      map[innerKey]def    // bindings local to a function
-	locals     map[innerKey]string // local name -> type ("" when conflicting), ctor flag in the key's sign
-	ctorLocal  map[innerKey]bool
+	classNames []string         // qualified names, computed once
+	funcNames  []string         // "" for lambdas
+	scope      map[string]def   // module-level bindings
+	inner      map[innerKey]def // bindings local to a function
+	locals     map[innerKey]localType
 	classUses  []map[string][]int32 // [class] self path -> uses in the class's own methods
-	funcCalls  [][]int32            // [func] calls made in it
-	funcUses   [][]int32
-	funcRaises [][]int32
-	funcRets   [][]int32
-	funcTries  [][]int32
+	funcCalls  buckets              // [func] calls made in it (not in nested functions)
+	funcUses   buckets
+	funcRaises buckets
+	funcRets   buckets
 	calleeAt   []int32 // [call] start in Index.callees[file]; len calls+1
 }
 
@@ -86,6 +90,13 @@ const (
 type def struct {
 	kind defKind
 	idx  int32
+}
+
+// localType is what a typed local is bound to: Type "" when its bindings
+// disagree; Ctor when Type is a callee rather than an annotation.
+type localType struct {
+	Type string
+	Ctor bool
 }
 
 type innerKey struct {
@@ -130,8 +141,16 @@ func NewIndex(files []SourceFile) *Index {
 			}
 		}
 	}
-	for i := range files {
-		ix.indexFile(int32(i))
+	parallelFiles(len(files), func(fi int) { ix.indexFile(int32(fi)) })
+	for fi := range ix.files {
+		for i, n := range ix.files[fi].classNames {
+			ix.classes[n] = ClassRef{int32(fi), int32(i)}
+		}
+		for i, n := range ix.files[fi].funcNames {
+			if n != "" {
+				ix.funcs[n] = FuncRef{int32(fi), int32(i)}
+			}
+		}
 	}
 	ix.linkClasses()
 	ix.resolveCalls()
@@ -143,7 +162,7 @@ func (ix *Index) indexFile(fi int32) {
 	s := ix.Files[fi].Summary
 	mod := ix.Files[fi].Module
 	d := &ix.files[fi]
-	d.scope = map[string]def{}
+	d.scope = make(map[string]def, len(s.Globals)+len(s.Imports)+len(s.Classes)+len(s.Functions)/2)
 	d.inner = map[innerKey]def{}
 	bind := func(fn int32, name string, x def) {
 		if fn < 0 {
@@ -169,9 +188,11 @@ func (ix *Index) indexFile(fi int32) {
 			bind(s.Imports[i].Func, s.Imports[i].Alias, def{defImport, int32(i)})
 		}
 	}
+	d.classNames = make([]string, len(s.Classes))
+	d.funcNames = make([]string, len(s.Functions))
 	for i := range s.Classes {
 		c := &s.Classes[i]
-		ix.classes[joinName(mod, c.QualName)] = ClassRef{fi, int32(i)}
+		d.classNames[i] = joinName(mod, c.QualName)
 		if c.Outer < 0 {
 			bind(c.Func, c.Name, def{defClass, int32(i)})
 		}
@@ -181,42 +202,16 @@ func (ix *Index) indexFile(fi int32) {
 		if f.Kind == Lambda {
 			continue
 		}
-		ix.funcs[joinName(mod, f.QualName)] = FuncRef{fi, int32(i)}
+		d.funcNames[i] = joinName(mod, f.QualName)
 		if f.Class < 0 {
 			bind(f.Parent, f.Name, def{defFunc, int32(i)})
 		}
 	}
 	nf := len(s.Functions)
-	d.funcCalls = make([][]int32, nf)
-	d.funcRaises = make([][]int32, nf)
-	d.funcRets = make([][]int32, nf)
-	d.funcTries = make([][]int32, nf)
-	d.funcUses = make([][]int32, nf)
-	for i := range s.Uses {
-		if fn := s.Uses[i].Func; fn >= 0 && int(fn) < nf {
-			d.funcUses[fn] = append(d.funcUses[fn], int32(i))
-		}
-	}
-	for i := range s.Calls {
-		if fn := s.Calls[i].Func; fn >= 0 && int(fn) < nf {
-			d.funcCalls[fn] = append(d.funcCalls[fn], int32(i))
-		}
-	}
-	for i := range s.Raises {
-		if fn := s.Raises[i].Func; fn >= 0 && int(fn) < nf {
-			d.funcRaises[fn] = append(d.funcRaises[fn], int32(i))
-		}
-	}
-	for i := range s.Returns {
-		if fn := s.Returns[i].Func; fn >= 0 && int(fn) < nf {
-			d.funcRets[fn] = append(d.funcRets[fn], int32(i))
-		}
-	}
-	for i := range s.Tries {
-		if fn := s.Tries[i].Func; fn >= 0 && int(fn) < nf {
-			d.funcTries[fn] = append(d.funcTries[fn], int32(i))
-		}
-	}
+	d.funcCalls = bucketBy(nf, len(s.Calls), func(i int) int32 { return s.Calls[i].Func })
+	d.funcUses = bucketBy(nf, len(s.Uses), func(i int) int32 { return s.Uses[i].Func })
+	d.funcRaises = bucketBy(nf, len(s.Raises), func(i int) int32 { return s.Raises[i].Func })
+	d.funcRets = bucketBy(nf, len(s.Returns), func(i int) int32 { return s.Returns[i].Func })
 	d.classUses = make([]map[string][]int32, len(s.Classes))
 	for i := range s.Uses {
 		u := &s.Uses[i]
@@ -232,19 +227,17 @@ func (ix *Index) indexFile(fi int32) {
 		}
 		d.classUses[c][u.Path] = append(d.classUses[c][u.Path], int32(i))
 	}
-	d.locals = map[innerKey]string{}
-	d.ctorLocal = map[innerKey]bool{}
+	d.locals = make(map[innerKey]localType, len(s.Locals))
 	for i := range s.Locals {
 		l := &s.Locals[i]
 		k := innerKey{l.Func, l.Name}
 		if old, ok := d.locals[k]; ok {
-			if old != l.Type || d.ctorLocal[k] != l.Ctor {
-				d.locals[k] = ""
+			if old.Type != l.Type || old.Ctor != l.Ctor {
+				d.locals[k] = localType{}
 			}
 			continue
 		}
-		d.locals[k] = l.Type
-		d.ctorLocal[k] = l.Ctor
+		d.locals[k] = localType{l.Type, l.Ctor}
 	}
 }
 
@@ -305,12 +298,15 @@ func (ix *Index) FuncByName(qual string) (FuncRef, bool) {
 
 // ClassName is the qualified name of a class.
 func (ix *Index) ClassName(r ClassRef) string {
-	return joinName(ix.Files[r.File].Module, ix.Class(r).QualName)
+	return ix.files[r.File].classNames[r.Class]
 }
 
 // FuncName is the qualified name of a function.
 func (ix *Index) FuncName(r FuncRef) string {
-	return joinName(ix.Files[r.File].Module, ix.Func(r).QualName)
+	if n := ix.files[r.File].funcNames[r.Func]; n != "" {
+		return n
+	}
+	return joinName(ix.Files[r.File].Module, ix.Func(r).QualName) // a lambda
 }
 
 // FuncsOf returns the functions of a file.
@@ -325,7 +321,7 @@ func (ix *Index) FuncsOf(file int32) []FuncRef {
 
 // CallsIn returns the calls made directly in fn (not in nested functions).
 func (ix *Index) CallsIn(fn FuncRef) []CallSite {
-	idx := ix.files[fn.File].funcCalls[fn.Func]
+	idx := ix.files[fn.File].funcCalls.of(fn.Func)
 	out := make([]CallSite, len(idx))
 	for i, c := range idx {
 		out[i] = CallSite{fn.File, c}
@@ -421,9 +417,9 @@ func (ix *Index) defSymbol(file int32, x def, depth int) Symbol {
 	mod := ix.Files[file].Module
 	switch x.kind {
 	case defClass:
-		return Symbol{Kind: SymClass, Name: joinName(mod, s.Classes[x.idx].QualName), Class: ClassRef{file, x.idx}, File: file}
+		return Symbol{Kind: SymClass, Name: ix.files[file].classNames[x.idx], Class: ClassRef{file, x.idx}, File: file}
 	case defFunc:
-		return Symbol{Kind: SymFunc, Name: joinName(mod, s.Functions[x.idx].QualName), Func: FuncRef{file, x.idx}, File: file}
+		return Symbol{Kind: SymFunc, Name: ix.FuncName(FuncRef{file, x.idx}), Func: FuncRef{file, x.idx}, File: file}
 	case defGlobal:
 		g := &s.Globals[x.idx]
 		// A module-level alias `Foo = pkg.Bar` stands for what it names.
@@ -563,4 +559,69 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// buckets groups item indexes by owner (a function) in one allocation:
+// the items of owner k are items[start[k]:start[k+1]], in item order.
+type buckets struct {
+	start []int32
+	items []int32
+}
+
+// bucketBy groups the items [0, n) by key(i) in [0, owners); other keys
+// (-1: module level) are left out.
+func bucketBy(owners, n int, key func(i int) int32) buckets {
+	b := buckets{start: make([]int32, owners+2)}
+	for i := 0; i < n; i++ {
+		if k := key(i); k >= 0 && int(k) < owners {
+			b.start[k+2]++
+		}
+	}
+	for k := 2; k < len(b.start); k++ {
+		b.start[k] += b.start[k-1]
+	}
+	b.items = make([]int32, b.start[owners+1])
+	for i := 0; i < n; i++ {
+		if k := key(i); k >= 0 && int(k) < owners {
+			b.items[b.start[k+1]] = int32(i)
+			b.start[k+1]++
+		}
+	}
+	return b
+}
+
+func (b *buckets) of(k int32) []int32 {
+	if k < 0 || int(k)+1 >= len(b.start) {
+		return nil
+	}
+	return b.items[b.start[k]:b.start[k+1]]
+}
+
+// parallelFiles runs job for every file index on GOMAXPROCS goroutines.
+// Jobs write only to their own file's slots, so the result does not depend
+// on scheduling.
+func parallelFiles(n int, job func(fi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			job(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				job(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

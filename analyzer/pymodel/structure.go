@@ -24,6 +24,11 @@ func (c *posCursor) at(off int) (line, col int32) {
 	if off > len(c.src) {
 		off = len(c.src)
 	}
+	if off < c.off && off >= c.lineStart {
+		// A step back within the current line (method chains, a call's
+		// receiver after its arguments): no line search needed.
+		return int32(c.line), int32(runeCount(c.src[c.lineStart:off]) + 1)
+	}
 	if off >= c.off {
 		seg := c.src[c.off:off]
 		if n := bytes.Count(seg, nl); n > 0 {

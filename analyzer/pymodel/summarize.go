@@ -6,26 +6,75 @@ import (
 
 // Summarize reads one parsed file into a Summary in a single pass over its
 // nodes. It never fails: on a tree with syntax errors it summarises what it
-// can read and sets Partial.
+// can read and sets Partial. For many files, a Summarizer per goroutine
+// reuses its buffers.
+func Summarize(t *syntax.Tree) *Summary {
+	var z Summarizer
+	return z.Summarize(t)
+}
+
+// Summarizer summarises files one after the other, reusing its working
+// buffers: the output of each file is copied out at exact size. It is not
+// safe for concurrent use; give each worker its own.
+type Summarizer struct {
+	s summarizer
+}
+
+// Summarize is the package-level Summarize with reused buffers.
 //
 // Strings in the Summary are substrings of one copy of the source made here
 // (one allocation per file instead of one per name).
-func Summarize(t *syntax.Tree) *Summary {
-	s := &summarizer{t: t, src: string(t.Src), sum: &Summary{}}
-	s.pos.src = t.Src
-	s.pos.line = 1
+func (z *Summarizer) Summarize(t *syntax.Tree) *Summary {
+	s := &z.s
+	s.t = t
+	s.src = string(t.Src)
+	s.work.reset()
+	s.sum = &s.work
+	s.pos = posCursor{src: t.Src, line: 1}
+	s.scopes = s.scopes[:0]
+	s.frames = s.frames[:0]
 	s.run()
-	return s.sum
+	out := s.work.clone()
+	s.t, s.src = nil, ""
+	return out
 }
 
 type summarizer struct {
-	t   *syntax.Tree
-	src string
-	sum *Summary
-	pos posCursor
+	t    *syntax.Tree
+	src  string
+	sum  *Summary // the working summary (= &work)
+	work Summary
+	pos  posCursor
 
-	scopes []scope
-	frames []tryFrame
+	scopes   []scope
+	frames   []tryFrame
+	paramBuf []Param
+}
+
+func (s *Summary) reset() {
+	*s = Summary{
+		Classes: s.Classes[:0], Functions: s.Functions[:0], Calls: s.Calls[:0], Args: s.Args[:0],
+		Imports: s.Imports[:0], Globals: s.Globals[:0], Uses: s.Uses[:0], Locals: s.Locals[:0],
+		Tries: s.Tries[:0], Raises: s.Raises[:0], Returns: s.Returns[:0],
+	}
+}
+
+// clone copies the working summary out at exact sizes (nil when empty).
+func (s *Summary) clone() *Summary {
+	return &Summary{
+		Classes: exact(s.Classes), Functions: exact(s.Functions), Calls: exact(s.Calls), Args: exact(s.Args),
+		Imports: exact(s.Imports), Globals: exact(s.Globals), Uses: exact(s.Uses), Locals: exact(s.Locals),
+		Tries: exact(s.Tries), Raises: exact(s.Raises), Returns: exact(s.Returns), Partial: s.Partial,
+	}
+}
+
+func exact[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // scope is an open function or class body.
@@ -404,7 +453,8 @@ func hasParam(ps []Param, name string) bool {
 // params reads a parameters or lambda_parameters node.
 func (s *summarizer) params(ps syntax.NodeID) []Param {
 	t := s.t
-	var out []Param
+	out := s.paramBuf[:0]
+	defer func() { s.paramBuf = out[:0] }()
 	kwOnly := false
 	var pos int16
 	for c := range t.NamedChildren(ps) {
@@ -465,7 +515,7 @@ func (s *summarizer) params(ps syntax.NodeID) []Param {
 		}
 		out = append(out, p)
 	}
-	return out
+	return exact(out)
 }
 
 func (s *summarizer) imports(n syntax.NodeID) {
