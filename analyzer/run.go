@@ -1,7 +1,9 @@
 package analyzer
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -23,20 +25,35 @@ type Problem struct {
 	Path     string
 	Message  string
 	Internal bool // a bug in sglint (a recovered panic), not bad input
+	// Warning marks a file skipped on purpose (binary, too large): worth a
+	// note, but not a failure of the run.
+	Warning bool
 }
 
 func (p Problem) String() string {
-	if p.Internal {
+	switch {
+	case p.Internal:
 		return fmt.Sprintf("%s: internal error: %s", p.Path, p.Message)
+	case p.Warning:
+		return fmt.Sprintf("%s: warning: %s", p.Path, p.Message)
 	}
 	return fmt.Sprintf("%s: %s", p.Path, p.Message)
 }
+
+// DefaultMaxFileSize is the largest file checked unless Options says
+// otherwise. Parse time and memory grow with the number of syntax nodes
+// (about 3.5 µs and 100 bytes each): hand-written Python is far below this
+// size, and a bigger .py file is generated data, not code to lint.
+const DefaultMaxFileSize = 32 << 20
 
 // Options configure a run.
 type Options struct {
 	Rules []*Rule // rules to run, already filtered by selection
 	Jobs  int     // worker goroutines; <= 0 means the number of CPUs
 	Root  string  // project root for module names
+	// MaxFileSize skips larger files with a warning; 0 means
+	// DefaultMaxFileSize.
+	MaxFileSize int64
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -55,6 +72,10 @@ func Run(inputs []Input, opts Options) *Result {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
+	maxSize := opts.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
 	files := make([]*File, len(inputs))
 	problems := make([][]Problem, len(inputs))
 
@@ -65,7 +86,7 @@ func Run(inputs []Input, opts Options) *Result {
 		for i := range next {
 			func() {
 				defer recoverInto(&problems[i], inputs[i].Path)
-				f, prob := load(parser, inputs[i])
+				f, prob := load(parser, inputs[i], maxSize)
 				if prob != nil {
 					problems[i] = append(problems[i], *prob)
 					return
@@ -131,20 +152,117 @@ func checkFile(f *File, project *Project, rules []*Rule, problems *[]Problem) []
 	return state.diags
 }
 
-func load(parser *syntax.Parser, in Input) (*File, *Problem) {
+// load reads and parses one input. Files that cannot be Python source are
+// skipped with a warning rather than parsed into noise: a NUL byte (binary
+// data; CPython refuses such source too) or a size over maxSize. Invalid
+// UTF-8 is parsed anyway and left to SGL000, which reports where it is.
+func load(parser *syntax.Parser, in Input, maxSize int64) (*File, *Problem) {
 	src := in.Src
 	if src == nil {
-		b, err := os.ReadFile(in.Abs)
-		if err != nil {
-			return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+		b, prob := readFile(in, maxSize)
+		if prob != nil {
+			return nil, prob
 		}
 		src = b
 	}
-	tree, err := parser.Parse(src)
+	if int64(len(src)) > maxSize {
+		size := int64(len(src))
+		if in.Src == nil {
+			size = -1 // the read stopped at the limit
+		}
+		return nil, tooLarge(in, size, maxSize)
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		pos := syntax.PosIn(src, syntax.LineStarts(src[:i]), i)
+		return nil, &Problem{Path: in.Path, Warning: true,
+			Message: fmt.Sprintf("binary file (NUL byte at %d:%d), skipped", pos.Line, pos.Column)}
+	}
+	tree, err := parser.Parse(loneCRToLF(src))
 	if err != nil {
 		return nil, &Problem{Path: in.Path, Message: err.Error()}
 	}
 	return &File{Path: in.Path, Abs: in.Abs, Tree: tree, Report: in.Report}, nil
+}
+
+// loneCRToLF returns src with each carriage return that does not start a
+// CRLF replaced by a line feed, in a copy. Python reads a lone CR as a line
+// end (classic Mac files) but tree-sitter does not; the swap keeps every
+// byte offset, so positions stay true.
+func loneCRToLF(src []byte) []byte {
+	i := bytes.IndexByte(src, '\r')
+	if i < 0 {
+		return src
+	}
+	var out []byte
+	for ; i >= 0 && i < len(src); i = nextCR(src, i+1) {
+		if i+1 < len(src) && src[i+1] == '\n' {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		out[i] = '\n'
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// nextCR is the index of the next '\r' at or after from, or -1.
+func nextCR(src []byte, from int) int {
+	if from >= len(src) {
+		return -1
+	}
+	if j := bytes.IndexByte(src[from:], '\r'); j >= 0 {
+		return from + j
+	}
+	return -1
+}
+
+// readFile reads in.Abs, refusing directories and stopping at maxSize+1
+// bytes whatever the file claims its size is (pipes claim none).
+func readFile(in Input, maxSize int64) ([]byte, *Problem) {
+	f, err := os.Open(in.Abs)
+	if err != nil {
+		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+	}
+	if info.IsDir() {
+		return nil, &Problem{Path: in.Path, Message: "cannot read: is a directory"}
+	}
+	if info.Mode().IsRegular() && info.Size() > maxSize {
+		return nil, tooLarge(in, info.Size(), maxSize)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+	}
+	return b, nil
+}
+
+// tooLarge is the warning for a file over the limit; size < 0 if unknown.
+func tooLarge(in Input, size, maxSize int64) *Problem {
+	msg := fmt.Sprintf("file too large (over the %s limit), skipped", byteSize(maxSize))
+	if size >= 0 {
+		msg = fmt.Sprintf("file too large (%d bytes, over the %s limit), skipped", size, byteSize(maxSize))
+	}
+	return &Problem{Path: in.Path, Warning: true, Message: msg}
+}
+
+// byteSize formats a limit in the largest binary unit that divides it.
+func byteSize(n int64) string {
+	switch {
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func unwrapPathError(err error) error {

@@ -11,28 +11,30 @@ type Kind uint16
 type Field uint8
 
 // canonical maps every grammar symbol to the first symbol with the same name
-// and namedness. It is a variable initializer, not an init func, so that the
-// Kind variables below (which go through it) see it built: Go initializes
-// package variables in dependency order, before any init func.
-var canonical = buildCanonical()
+// and namedness.
+var canonical []Kind
 
-func buildCanonical() []Kind {
+// symbolFlags holds the flags that follow from a symbol alone (named).
+var symbolFlags []uint8
+
+func init() {
 	n := language.NodeKindCount()
-	out := make([]Kind, n)
+	canonical = make([]Kind, n)
+	symbolFlags = make([]uint8, n)
 	first := map[string]Kind{}
 	for i := uint32(0); i < n; i++ {
 		key := language.NodeKindForId(uint16(i))
 		if language.NodeKindIsNamed(uint16(i)) {
 			key = "N:" + key
+			symbolFlags[i] = flagNamed
 		}
 		if k, ok := first[key]; ok {
-			out[i] = k
+			canonical[i] = k
 		} else {
 			first[key] = Kind(i)
-			out[i] = Kind(i)
+			canonical[i] = Kind(i)
 		}
 	}
-	return out
 }
 
 func namedKind(name string) Kind {
@@ -40,12 +42,7 @@ func namedKind(name string) Kind {
 	if id == 0 && name != "end" {
 		panic(fmt.Sprintf("sglint: grammar has no named node %q", name))
 	}
-	// The grammar may return any of several aliased symbols of that name;
-	// parsed trees carry the canonical one.
-	if int(id) < len(canonical) {
-		return canonical[id]
-	}
-	return Kind(id)
+	return firstKind(id, true)
 }
 
 func anonKind(name string) Kind {
@@ -53,8 +50,23 @@ func anonKind(name string) Kind {
 	if id == 0 {
 		panic(fmt.Sprintf("sglint: grammar has no token %q", name))
 	}
-	if int(id) < len(canonical) {
-		return canonical[id]
+	return firstKind(id, false)
+}
+
+// firstKind maps id to the first symbol with the same name and namedness,
+// the Kind that parsed nodes carry (see canonical). IdForNodeKind may return
+// a later alias (it does for block, as_pattern, list_pattern and
+// tuple_pattern), and the kind variables are initialised before init builds
+// canonical, so this cannot simply read it.
+func firstKind(id uint16, named bool) Kind {
+	if uint32(id) >= language.NodeKindCount() {
+		return Kind(id) // ERROR and other out-of-table symbols
+	}
+	name := language.NodeKindForId(id)
+	for i := uint16(0); i < id; i++ {
+		if language.NodeKindIsNamed(i) == named && language.NodeKindForId(i) == name {
+			return Kind(i)
+		}
 	}
 	return Kind(id)
 }

@@ -145,3 +145,31 @@ func TestDeepNesting(t *testing.T) {
 	tree := parse(t, src)
 	assert.Greater(t, tree.Len(), 5000)
 }
+
+// Every grammar name must map to the Kind the parser gives its nodes; the
+// aliased symbols (block, as_pattern, ...) once did not.
+func TestKindVarsAreCanonical(t *testing.T) {
+	for i := uint32(0); i < language.NodeKindCount(); i++ {
+		name := language.NodeKindForId(uint16(i))
+		named := language.NodeKindIsNamed(uint16(i))
+		if name == "" || (!named && language.IdForNodeKind(name, false) == 0) {
+			continue
+		}
+		var k Kind
+		if named {
+			k = namedKind(name)
+		} else {
+			k = anonKind(name)
+		}
+		assert.Equal(t, canonical[i], canonical[k], name)
+		assert.Equal(t, canonical[k], k, name)
+	}
+	tree := parse(t, "try:\n    pass\nexcept E as e:\n    [a, b] = (c, d) = x\n")
+	seen := map[Kind]bool{}
+	for i := 0; i < tree.Len(); i++ {
+		seen[tree.Kind(NodeID(i))] = true
+	}
+	for _, k := range []Kind{Block, AsPattern, ListPattern, TuplePattern} {
+		assert.True(t, seen[k], k.String())
+	}
+}
