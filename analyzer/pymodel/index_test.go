@@ -2,8 +2,6 @@ package pymodel
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -88,27 +86,6 @@ func TestResolveRelative(t *testing.T) {
 			assert.Equal(t, tc.want, got, "%+v", tc)
 		}
 	}
-}
-
-func TestFindRoot(t *testing.T) {
-	dir := t.TempDir()
-	mk := func(p, content string) string {
-		full := filepath.Join(dir, p)
-		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
-		require.NoError(t, os.WriteFile(full, []byte(content), 0o644))
-		return full
-	}
-	mk("repo/.git/HEAD", "ref")
-	mk("repo/python/pyproject.toml", "")
-	a := mk("repo/python/sglang/srt/a.py", "")
-	b := mk("repo/python/sglang/lang/b.py", "")
-	c := mk("repo/docs/c.py", "")
-	assert.Equal(t, filepath.Join(dir, "repo/python"), FindRoot([]string{a, b}))
-	assert.Equal(t, filepath.Join(dir, "repo"), FindRoot([]string{a, c}), "common dir repo holds .git")
-	d := mk("loose/x/d.py", "")
-	e := mk("loose/y/e.py", "")
-	assert.Equal(t, filepath.Join(dir, "loose"), CommonDir([]string{d, e}))
-	assert.Equal(t, filepath.Join(dir, "repo/python/sglang/srt"), CommonDir([]string{a}))
 }
 
 // kvProject is a small project in the shape of a KV transfer backend: a

@@ -1,76 +1,12 @@
 package pymodel
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 )
 
-// rootMarkers are the files whose directory is a project root.
-var rootMarkers = []string{"pyproject.toml", "setup.py", ".git"}
-
-// FindRoot returns the project root for a set of paths: the nearest
-// directory, from their common directory upward, that holds pyproject.toml,
-// setup.py or .git; else their common directory. Paths are made absolute
-// first; an empty list gives the working directory.
-func FindRoot(paths []string) string {
-	common := CommonDir(paths)
-	for d := common; ; {
-		for _, m := range rootMarkers {
-			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
-				return d
-			}
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
-	}
-	return common
-}
-
-// CommonDir is the deepest directory holding every path (a file counts by
-// its directory).
-func CommonDir(paths []string) string {
-	var common string
-	for i, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			abs = filepath.Dir(abs)
-		}
-		if i == 0 || common == "" {
-			common = abs
-			continue
-		}
-		for !within(abs, common) {
-			up := filepath.Dir(common)
-			if up == common {
-				break
-			}
-			common = up
-		}
-	}
-	if common == "" {
-		common, _ = os.Getwd()
-	}
-	return common
-}
-
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	if path == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
 // ModuleName is the dotted module name of the Python file at path relative
-// to root: "pkg/sub/mod.py" -> "pkg.sub.mod", "pkg/__init__.py" -> "pkg"
+// to root (the project root: see discover.ProjectRoot): "pkg/sub/mod.py" -> "pkg.sub.mod", "pkg/__init__.py" -> "pkg"
 // (isPackage true). A path outside root, or one whose directories are not
 // identifiers, is named from the longest tail of directories that are
 // (like Python would import it from the nearest possible sys.path entry).
