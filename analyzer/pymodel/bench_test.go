@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -118,4 +119,37 @@ func BenchmarkStdlibIndex(b *testing.B) {
 	for b.Loop() {
 		NewIndex(srcs)
 	}
+}
+
+// BenchmarkStdlibModelOverhead parses, summarises and indexes the corpus,
+// interleaved file by file so that a busy machine slows both alike, and
+// reports the model's cost as a fraction of the parse ("model/parse"; the
+// engine budget for model + CFG is 0.30). Parse and summarise run on one
+// goroutine here; the index uses GOMAXPROCS workers as in a real run.
+func BenchmarkStdlibModelOverhead(b *testing.B) {
+	files, root := stdlibCorpus(b)
+	p := syntax.NewParser()
+	defer p.Close()
+	var z Summarizer
+	var parse, model time.Duration
+	srcs := make([]SourceFile, len(files))
+	for b.Loop() {
+		for i, f := range files {
+			t0 := time.Now()
+			tree, err := p.Parse(f.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			mod, pkg := ModuleName(root, f.path)
+			srcs[i] = SourceFile{Path: f.path, Module: mod, Package: pkg, Summary: z.Summarize(tree)}
+			t2 := time.Now()
+			parse += t1.Sub(t0)
+			model += t2.Sub(t1)
+		}
+		t0 := time.Now()
+		NewIndex(srcs)
+		model += time.Since(t0)
+	}
+	b.ReportMetric(float64(model)/float64(parse), "model/parse")
 }
