@@ -18,6 +18,13 @@ type FuncSummary struct {
 	// `p.a = v`, through callees the parameter is passed to or whose method
 	// is called on it too. For a method's self it equals SelfWrites.
 	ParamWrites [][]string
+	// SelfKills and ParamKills are the subsets of SelfWrites and
+	// ParamWrites that may leave a path empty or None: rebinding it,
+	// deleting it, or clear/pop/remove/discard/popitem/del x[k] on it. The
+	// others (append, x[k] = v, ...) cannot empty a container. Callers'
+	// facts about these paths die at the call.
+	SelfKills  []string
+	ParamKills [][]string
 	// Escapes are the exceptions that may leave the function: raised in it
 	// or in a callee and not caught by an enclosing handler that does not
 	// re-raise. At most maxEscapes, in discovery order.
@@ -44,6 +51,14 @@ const (
 
 // FuncSummary returns the summary of fn.
 func (ix *Index) FuncSummary(fn FuncRef) *FuncSummary { return &ix.funcSums[fn.File][fn.Func] }
+
+// KillsOn returns the paths fn may empty or rebind on its parameter i.
+func (s *FuncSummary) KillsOn(i int) []string {
+	if i < 0 || i >= len(s.ParamKills) {
+		return nil
+	}
+	return s.ParamKills[i]
+}
 
 // WritesOn returns the paths fn writes on its parameter i.
 func (s *FuncSummary) WritesOn(i int) []string {
@@ -88,7 +103,20 @@ func (ix *Index) summarizeFuncs() {
 	ref := func(v int) FuncRef { return refs[v] }
 	ix.excNames = map[excKey]string{}
 	defer func() { ix.excNames = nil }()
-	for _, scc := range tarjan(n, succ) {
+	sccs := tarjan(n, succ)
+	ix.sccOf = make([][]int32, len(ix.Files))
+	for fi := range ix.Files {
+		ix.sccOf[fi] = make([]int32, len(ix.Files[fi].Summary.Functions))
+	}
+	ix.sccs = make([][]FuncRef, len(sccs))
+	for si, scc := range sccs {
+		for _, v := range scc {
+			r := ref(v)
+			ix.sccOf[r.File][r.Func] = int32(si)
+			ix.sccs[si] = append(ix.sccs[si], r)
+		}
+	}
+	for _, scc := range sccs {
 		cyclic := len(scc) > 1
 		if !cyclic {
 			for _, w := range succ(scc[0]) {
@@ -187,8 +215,11 @@ func sameSummary(a, b *FuncSummary) bool {
 		len(a.Escapes) != len(b.Escapes) {
 		return false
 	}
+	if !slices.Equal(a.SelfKills, b.SelfKills) {
+		return false
+	}
 	for i := range max(len(a.ParamWrites), len(b.ParamWrites)) {
-		if !slices.Equal(a.WritesOn(i), b.WritesOn(i)) {
+		if !slices.Equal(a.WritesOn(i), b.WritesOn(i)) || !slices.Equal(a.KillsOn(i), b.KillsOn(i)) {
 			return false
 		}
 	}
@@ -219,6 +250,46 @@ func (p *pathSet) add(prefix, w string) {
 	*p = slices.Insert(*p, i, v)
 }
 
+// effectSets accumulates the writes and kills of one function.
+type effectSets struct {
+	selfW, selfK   pathSet
+	paramW, paramK []pathSet
+}
+
+// isKill: a use that may leave its path empty or None.
+func isKill(u *AttrUse) bool {
+	switch u.Kind {
+	case Assign, Delete:
+		return true
+	case Mutate:
+		switch u.Op {
+		case MutClear, MutPop, MutPopitem, MutRemove, MutDiscard, MutDelItem:
+			return true
+		}
+	}
+	return false
+}
+
+// addSelf / addParam merge a callee's writes and kills on one of its
+// receivers, under prefix (the path the receiver has here).
+func (e *effectSets) addSelf(prefix string, ws, ks []string) {
+	for _, w := range ws {
+		e.selfW.add(prefix, w)
+	}
+	for _, k := range ks {
+		e.selfK.add(prefix, k)
+	}
+}
+
+func (e *effectSets) addParam(p int, prefix string, ws, ks []string) {
+	for _, w := range ws {
+		e.paramW[p].add(prefix, w)
+	}
+	for _, k := range ks {
+		e.paramK[p].add(prefix, k)
+	}
+}
+
 // computeSummary composes fn's own effects with its callees' current
 // summaries.
 func (ix *Index) computeSummary(r FuncRef) FuncSummary {
@@ -228,13 +299,12 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 	var out FuncSummary
 	self, _ := ix.selfOf(r.File, r.Func)
 	hasSelf := self != ""
-	var selfW pathSet
-	var paramBuf [8]pathSet
-	paramW := paramBuf[:0]
-	if len(f.Params) <= len(paramBuf) {
-		paramW = paramBuf[:len(f.Params)]
+	var e effectSets
+	var bufW, bufK [8]pathSet
+	if len(f.Params) <= len(bufW) {
+		e.paramW, e.paramK = bufW[:len(f.Params)], bufK[:len(f.Params)]
 	} else {
-		paramW = make([]pathSet, len(f.Params))
+		e.paramW, e.paramK = make([]pathSet, len(f.Params)), make([]pathSet, len(f.Params))
 	}
 
 	// Own writes.
@@ -245,9 +315,15 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 		}
 		switch {
 		case u.Self:
-			selfW.add("", u.Path)
-		case u.Param >= 0 && int(u.Param) < len(paramW):
-			paramW[u.Param].add("", u.Path)
+			e.selfW.add("", u.Path)
+			if isKill(u) {
+				e.selfK.add("", u.Path)
+			}
+		case u.Param >= 0 && int(u.Param) < len(e.paramW):
+			e.paramW[u.Param].add("", u.Path)
+			if isKill(u) {
+				e.paramK[u.Param].add("", u.Path)
+			}
 		}
 	}
 
@@ -262,68 +338,52 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 			}
 			g := ix.FuncSummary(cal.Func)
 			gf := ix.Func(cal.Func)
-			calleeSelf := g.SelfWrites
 			// What the callee writes on its receiver.
 			switch {
 			case call.Kind == RefSuper && hasSelf:
-				for _, w := range calleeSelf {
-					selfW.add("", w)
-				}
+				e.addSelf("", g.SelfWrites, g.SelfKills)
 			case call.Kind == RefAttr && cal.bound(ix) && gf.Kind != ClassMethod:
 				root, rest, _ := strings.Cut(call.Recv, ".")
 				if hasSelf && root == self {
-					for _, w := range calleeSelf {
-						selfW.add(rest, w)
-					}
+					e.addSelf(rest, g.SelfWrites, g.SelfKills)
 				} else if p := paramIndex(f, root); p >= 0 {
-					for _, w := range calleeSelf {
-						paramW[p].add(rest, w)
-					}
+					e.addParam(p, rest, g.SelfWrites, g.SelfKills)
 				}
 			case cal.Kind == CallFunction && hasSelf && gf.SelfClass == f.SelfClass && gf.Parent >= 0:
-				for _, w := range calleeSelf { // a closure over self
-					selfW.add("", w)
-				}
+				e.addSelf("", g.SelfWrites, g.SelfKills) // a closure over self
 			}
 			// What it writes on the arguments.
 			args := s.Args[call.Args[0]:call.Args[1]]
-			if len(g.ParamWrites) == 0 || len(args) == 0 {
-				goto escapes
-			}
-			bind = ix.bindArgs(site, cal, bind[:0])
-			for ai, a := range args {
-				if a.Path == "" || bind[ai] < 0 {
-					continue
-				}
-				ws := g.WritesOn(bind[ai])
-				if len(ws) == 0 {
-					continue
-				}
-				root, rest, _ := strings.Cut(a.Path, ".")
-				if hasSelf && root == self {
-					for _, w := range ws {
-						selfW.add(rest, w)
+			if len(g.ParamWrites) > 0 && len(args) > 0 {
+				bind = ix.bindArgs(site, cal, bind[:0])
+				for ai, a := range args {
+					if a.Path == "" || bind[ai] < 0 {
+						continue
 					}
-				} else if p := paramIndex(f, root); p >= 0 {
-					for _, w := range ws {
-						paramW[p].add(rest, w)
+					ws, ks := g.WritesOn(bind[ai]), g.KillsOn(bind[ai])
+					if len(ws) == 0 {
+						continue
+					}
+					root, rest, _ := strings.Cut(a.Path, ".")
+					if hasSelf && root == self {
+						e.addSelf(rest, ws, ks)
+					} else if p := paramIndex(f, root); p >= 0 {
+						e.addParam(p, rest, ws, ks)
 					}
 				}
 			}
-		escapes:
-			for _, e := range g.Escapes {
+			for _, esc := range g.Escapes {
 				if len(out.Escapes) >= maxEscapes {
 					break
 				}
-				if !ix.caught(r, call.Try, e.Type) && !hasEscape(out.Escapes, e.Raise) {
-					out.Escapes = append(out.Escapes, e)
+				if !ix.caught(r, call.Try, esc.Type) && !hasEscape(out.Escapes, esc.Raise) {
+					out.Escapes = append(out.Escapes, esc)
 				}
 			}
 		}
 	}
 
-	// Own raises (before callee escapes would be nicer for messages, but
-	// order only matters for the cap).
+	// Own raises (after callee escapes: order only matters for the cap).
 	for _, ri := range d.funcRaises.of(r.Func) {
 		rs := &s.Raises[ri]
 		if rs.Type == "" {
@@ -358,19 +418,29 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 		}
 	}
 
-	out.SelfWrites = selfW
+	out.SelfWrites, out.SelfKills = e.selfW, e.selfK
 	selfParam := hasSelf && f.Class >= 0 && len(f.Params) > 0 && f.Params[0].Name == self
-	for i := range paramW {
-		if len(paramW[i]) > 0 || selfParam && i == 0 && len(selfW) > 0 {
-			out.ParamWrites = make([][]string, len(f.Params))
-			for j := range paramW {
-				out.ParamWrites[j] = paramW[j]
-			}
-			if selfParam {
-				out.ParamWrites[0] = selfW
-			}
-			break
-		}
+	out.ParamWrites = perParam(e.paramW, selfParam, e.selfW)
+	out.ParamKills = perParam(e.paramK, selfParam, e.selfK)
+	return out
+}
+
+// perParam copies per-parameter sets out, nil when all are empty; a
+// method's self parameter gets the self set.
+func perParam(sets []pathSet, selfParam bool, self pathSet) [][]string {
+	any := selfParam && len(self) > 0
+	for i := range sets {
+		any = any || len(sets[i]) > 0
+	}
+	if !any {
+		return nil
+	}
+	out := make([][]string, len(sets))
+	for i := range sets {
+		out[i] = sets[i]
+	}
+	if selfParam {
+		out[0] = self
 	}
 	return out
 }

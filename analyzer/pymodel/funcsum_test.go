@@ -109,6 +109,14 @@ func TestFuncSummaryWrites(t *testing.T) {
 		"through self.fail() and the closure inner()")
 	assert.Equal(t, sum("pkg.mori.conn.MoriKVManager.worker").SelfWrites, sum("pkg.mori.conn.MoriKVManager.worker").WritesOn(0),
 		"a method's self parameter is its self")
+
+	// Kills: what may leave a path empty or None.
+	assert.Empty(t, sum("pkg.mori.conn.MoriKVManager._register_local").SelfKills, "append cannot empty a list")
+	assert.Equal(t, []string{"descs"}, sum("pkg.mori.conn.MoriKVManager.hook").SelfKills, "clear can")
+	assert.Equal(t, []string{"descs", "kv_args", "table"}, sum("pkg.mori.conn.MoriKVManager.__init__").SelfKills,
+		"assignments rebind")
+	assert.Equal(t, []string{"dst_kind"}, sum("pkg.mori.conn.MoriKVManager.send_kv").KillsOn(1),
+		"prepare rebinds info.dst_kind; segments.append does not empty")
 }
 
 var escapeProject = map[string]string{

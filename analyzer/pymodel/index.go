@@ -61,6 +61,10 @@ type Index struct {
 	entries  []Entry
 	funcSums [][]FuncSummary   // [file][func]
 	excNames map[excKey]string // exception names resolved during the build only
+	// Strongly connected components of the static call graph (non-virtual
+	// edges), callees before callers, and each function's component.
+	sccs  [][]FuncRef
+	sccOf [][]int32
 }
 
 // fileData is what the index derives per file.

@@ -337,6 +337,7 @@ func (s *summarizer) function(n syntax.NodeID) syntax.NodeID {
 	f := Function{Name: s.text(name), Class: -1, Parent: -1, SelfClass: -1, Decorators: s.decorators(n)}
 	f.At = s.at(s.defStart(n))
 	f.NameAt = s.at(name)
+	f.Def = n
 	if c := t.FirstChild(n); c != syntax.NoNode && t.Kind(c) == syntax.KwAsync {
 		f.Async = true
 	}
@@ -405,7 +406,7 @@ func (s *summarizer) lambda(n syntax.NodeID) syntax.NodeID {
 	if body == syntax.NoNode {
 		return n
 	}
-	f := Function{Name: "<lambda>", Kind: Lambda, Class: -1, Parent: -1, SelfClass: -1}
+	f := Function{Name: "<lambda>", Kind: Lambda, Class: -1, Parent: -1, SelfClass: -1, Def: n}
 	f.At = s.at(n)
 	f.NameAt = s.at(t.FirstChild(n))
 	sc := s.top()

@@ -80,8 +80,9 @@ type Function struct {
 	// Stub: the body is only a docstring, `pass`, `...` or
 	// `raise NotImplementedError` (abstract or placeholder methods).
 	Stub   bool
-	At     Pos // the whole definition (decorators included)
-	NameAt Pos // the name (the `lambda` keyword for lambdas)
+	At     Pos           // the whole definition (decorators included)
+	NameAt Pos           // the name (the `lambda` keyword for lambdas)
+	Def    syntax.NodeID // the function_definition or lambda node (a cfg root)
 }
 
 // ParamKind distinguishes *args and **kwargs.
