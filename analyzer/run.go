@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -60,9 +61,13 @@ type Options struct {
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
 type Result struct {
-	Diagnostics []Diagnostic
+	Diagnostics []Diagnostic // what is left after suppressions
 	Problems    []Problem
 	Files       int // files checked (reported on)
+	Suppressed  int // findings dropped by noqa comments
+	// Noqa holds the suppression comments of every checked file, in input
+	// order, with the rules each one suppressed (for unused-noqa reports).
+	Noqa []*noqa.Set
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -115,8 +120,9 @@ func Run(inputs []Input, opts Options) *Result {
 	ix, indexProblem := buildIndex(project.Files)
 	project.Index = ix
 
-	// Phase 2: rules, per file.
+	// Phase 2: rules and suppression comments, per file.
 	diags := make([][]Diagnostic, len(inputs))
+	sets := make([]*noqa.Set, len(inputs))
 	checked := 0
 	for _, f := range files {
 		if f != nil && f.Report {
@@ -127,81 +133,63 @@ func Run(inputs []Input, opts Options) *Result {
 		for i := range next {
 			if f := files[i]; f != nil && f.Report {
 				diags[i] = checkFile(f, project, opts.Rules, &problems[i])
+				sets[i] = parseNoqa(f, &problems[i])
 			}
 		}
 	})
 
+	// Phase 3, sequential: a rule may report in another file than the one it
+	// checks, so suppressions and line texts are looked up by path.
 	res := &Result{Files: checked}
+	byPath := map[string]int{}
+	for i, f := range files {
+		if f != nil {
+			if _, dup := byPath[f.Path]; !dup {
+				byPath[f.Path] = i
+			}
+		}
+		if sets[i] != nil {
+			res.Noqa = append(res.Noqa, sets[i])
+		}
+	}
 	for i := range inputs {
-		res.Diagnostics = append(res.Diagnostics, diags[i]...)
 		res.Problems = append(res.Problems, problems[i]...)
 	}
 	if indexProblem != nil {
 		res.Problems = append(res.Problems, *indexProblem)
 	}
-	SortDiagnostics(res.Diagnostics)
+	var all []Diagnostic
+	for i := range inputs {
+		all = append(all, diags[i]...)
+	}
+	SortDiagnostics(all) // suppression usage is then recorded in output order
+	for _, d := range all {
+		i, ok := byPath[d.Path]
+		if ok {
+			d.LineText = lineText(files[i].Tree, d.Start.Line)
+		}
+		if ok && sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
+			res.Suppressed++
+			continue
+		}
+		res.Diagnostics = append(res.Diagnostics, d)
+	}
 	return res
 }
 
-// rootOf is the project root of the inputs read from disk.
-func rootOf(inputs []Input) string {
-	var paths []string
-	for _, in := range inputs {
-		if in.Abs != "" {
-			paths = append(paths, in.Abs)
-		} else if in.Path != "" {
-			paths = append(paths, in.Path)
-		}
-	}
-	if len(paths) == 0 {
-		return ""
-	}
-	return discover.ProjectRoot(paths)
-}
-
-// summarize fills f's summary and module name. A panic in the model costs
-// the file its summary (an internal problem), not its rules.
-func summarize(z *pymodel.Summarizer, f *File, root string, problems *[]Problem) {
-	f.Model = -1
-	path := f.Abs
-	if path == "" {
-		path = f.Path
-	}
-	f.Module, f.pkg = pymodel.ModuleName(root, path)
+// parseNoqa reads a file's suppression comments; a failure costs only the
+// suppressions, and is reported as an internal error.
+func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
 	defer func() {
 		if v := recover(); v != nil {
-			f.Summary = nil
-			*z = pymodel.Summarizer{} // its buffers may be half-written
+			s = nil
 			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
-				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
+				Message: fmt.Sprintf("reading noqa comments panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()
-	f.Summary = z.Summarize(f.Tree)
-}
-
-// buildIndex links the summaries of all loaded files, in input order (so
-// the index does not depend on scheduling). If linking panics, the run
-// goes on with an empty index and an internal problem.
-func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
-	var srcs []pymodel.SourceFile
-	for _, f := range files {
-		if f.Summary == nil {
-			continue
-		}
-		f.Model = int32(len(srcs))
-		srcs = append(srcs, pymodel.SourceFile{Path: f.Path, Module: f.Module, Package: f.pkg, Summary: f.Summary})
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			for _, f := range files {
-				f.Model = -1
-			}
-			ix = pymodel.NewIndex(nil)
-			prob = &Problem{Path: "(project model)", Internal: true,
-				Message: fmt.Sprintf("project index panicked: %v\n%s", v, debug.Stack())}
-		}
-	}()
-	return pymodel.NewIndex(srcs), nil
+	s = noqa.Parse(f.Tree)
+	s.Path = f.Path
+	return s
 }
 
 // checkFile runs every rule on one file. A panicking rule loses only its own
@@ -373,4 +361,65 @@ func parallel(n, jobs int, worker func(next <-chan int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// rootOf is the project root of the inputs read from disk.
+func rootOf(inputs []Input) string {
+	var paths []string
+	for _, in := range inputs {
+		if in.Abs != "" {
+			paths = append(paths, in.Abs)
+		} else if in.Path != "" {
+			paths = append(paths, in.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	return discover.ProjectRoot(paths)
+}
+
+// summarize fills f's summary and module name. A panic in the model costs
+// the file its summary (an internal problem), not its rules.
+func summarize(z *pymodel.Summarizer, f *File, root string, problems *[]Problem) {
+	f.Model = -1
+	path := f.Abs
+	if path == "" {
+		path = f.Path
+	}
+	f.Module, f.pkg = pymodel.ModuleName(root, path)
+	defer func() {
+		if v := recover(); v != nil {
+			f.Summary = nil
+			*z = pymodel.Summarizer{} // its buffers may be half-written
+			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
+		}
+	}()
+	f.Summary = z.Summarize(f.Tree)
+}
+
+// buildIndex links the summaries of all loaded files, in input order (so
+// the index does not depend on scheduling). If linking panics, the run
+// goes on with an empty index and an internal problem.
+func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
+	var srcs []pymodel.SourceFile
+	for _, f := range files {
+		if f.Summary == nil {
+			continue
+		}
+		f.Model = int32(len(srcs))
+		srcs = append(srcs, pymodel.SourceFile{Path: f.Path, Module: f.Module, Package: f.pkg, Summary: f.Summary})
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			for _, f := range files {
+				f.Model = -1
+			}
+			ix = pymodel.NewIndex(nil)
+			prob = &Problem{Path: "(project model)", Internal: true,
+				Message: fmt.Sprintf("project index panicked: %v\n%s", v, debug.Stack())}
+		}
+	}()
+	return pymodel.NewIndex(srcs), nil
 }

@@ -3,6 +3,7 @@ package syntaxerror
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"regexp"
 	"strings"
@@ -12,6 +13,9 @@ import (
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
+//go:embed doc.md
+var doc string
+
 // Rule SGL000 syntax-error.
 var Rule = &analyzer.Rule{
 	ID:       "SGL000",
@@ -19,36 +23,7 @@ var Rule = &analyzer.Rule{
 	Severity: analyzer.Error,
 	Title:    "File does not parse as Python",
 	Run:      run,
-	Doc: `## What it does
-Reports the first place where tree-sitter could not parse the file: an
-unexpected token (an ERROR node) or a token it had to invent (a MISSING node).
-A file that is not valid UTF-8 is reported at its first bad byte instead,
-unless a coding declaration (PEP 263, on line 1 or 2) names another encoding.
-
-## Why is this bad?
-Python refuses to import the module, and every other rule sees only a
-partial tree: code inside the broken region is not checked at all.
-
-## Example
-` + "```python" + `
-def send_kvcache(self, req:
-    pass
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-def send_kvcache(self, req):
-    pass
-` + "```" + `
-
-## Known limits
-Only the first error of a file is reported; invalid UTF-8 comes first, as
-in CPython, which decodes before it parses. tree-sitter accepts some code
-that CPython rejects (for example ` + "`return`" + ` outside a function), which
-this rule does not report. A file declaring another encoding is parsed as
-bytes: it is not decoded, and each non-ASCII byte counts as one column.
-Files with a NUL byte are not parsed at all (the run prints a warning).
-`,
+	Doc:      doc,
 }
 
 func run(pass *analyzer.Pass) error {
@@ -63,24 +38,9 @@ func run(pass *analyzer.Pass) error {
 		})
 		return nil
 	}
-	n := FirstError(t)
-	if n == syntax.NoNode {
-		return nil
+	if p, ok := locate(t); ok {
+		pass.ReportNode(p.node, p.message)
 	}
-	if t.IsMissing(n) {
-		pass.Reportf(n, "syntax error: missing `%s`", t.Kind(n))
-		return nil
-	}
-	// One line of at most 20 characters: the message must stay on one line.
-	text, _, cut := strings.Cut(t.Text(n), "\n")
-	text = strings.TrimRight(text, "\r")
-	if r := []rune(text); len(r) > 20 {
-		text, cut = string(r[:20]), true
-	}
-	if cut {
-		text += "…"
-	}
-	pass.Reportf(n, "syntax error: unexpected `%s`", text)
 	return nil
 }
 
