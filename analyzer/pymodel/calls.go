@@ -67,7 +67,8 @@ type Entry struct {
 	Func FuncRef
 	Site CallSite // the Thread(...) / submit(...) call
 	// Self is the class of the instance a bound method target runs on
-	// (`target=self.worker`), NoClass otherwise.
+	// (`target=self.worker`), or whose self a nested function target uses;
+	// NoClass otherwise.
 	Self ClassRef
 }
 
@@ -289,7 +290,12 @@ func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef, out []En
 			continue
 		}
 		if a.Lambda >= 0 {
-			return append(out, Entry{Kind: kind, Func: FuncRef{site.File, a.Lambda}, Site: site, Self: NoClass})
+			fn := FuncRef{site.File, a.Lambda}
+			self := NoClass
+			if sc := ix.Func(fn).SelfClass; sc >= 0 {
+				self = ClassRef{site.File, sc}
+			}
+			return append(out, Entry{Kind: kind, Func: fn, Site: site, Self: self})
 		}
 		if a.Path == "" {
 			return out
@@ -304,6 +310,8 @@ func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef, out []En
 				self := NoClass
 				if cal.Kind == CallMethod || cal.Kind == CallTyped {
 					self = cal.Class
+				} else if sc := ix.Func(cal.Func).SelfClass; sc >= 0 {
+					self = ClassRef{cal.Func.File, sc} // a closure over self
 				}
 				out = append(out, Entry{Kind: kind, Func: cal.Func, Site: site, Self: self})
 			}

@@ -329,3 +329,45 @@ def g(k: K):
 	}
 	assert.Equal(t, []string{"[0 1 2 3 4]", "[1 2]", "[0 1]", "[1]", "[-1]"}, got)
 }
+
+func TestEntries(t *testing.T) {
+	ix := project(t, map[string]string{"s.py": `
+import threading
+from threading import Thread, Timer
+
+def plain():
+    pass
+
+class S:
+    def start(self, pool, loop):
+        def spin():
+            self.step()
+        threading.Thread(target=spin).start()
+        Thread(None, self.step).start()
+        Thread(target=lambda: self.step(), daemon=True).start()
+        Timer(1.0, plain).start()
+        pool.submit(self.step, 1)
+        loop.run_in_executor(None, plain)
+        threading.Thread(target=self.missing).start()
+        threading.Thread(target=getattr(self, "step")).start()
+
+    def step(self):
+        pass
+`})
+	var got []string
+	for _, e := range ix.Entries() {
+		self := "-"
+		if e.Self.Valid() {
+			self = ix.ClassName(e.Self)
+		}
+		got = append(got, fmt.Sprintf("L%d %d %s self=%s", ix.Call(e.Site).At.Line, e.Kind, ix.Func(e.Func).QualName, self))
+	}
+	assert.Equal(t, []string{
+		"L12 1 S.start.spin self=s.S",
+		"L13 1 S.step self=s.S",
+		"L14 1 S.start.<lambda> self=s.S",
+		"L15 1 plain self=-",
+		"L16 2 S.step self=s.S",
+		"L17 2 plain self=-",
+	}, got)
+}
