@@ -57,6 +57,7 @@ type fileState struct {
 	results map[*Analysis]analysisResult
 	running map[*Analysis]bool
 	diags   []Diagnostic
+	stats   *workerStats
 }
 
 type analysisResult struct {

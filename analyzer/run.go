@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/noqa"
@@ -71,6 +72,8 @@ type Result struct {
 	// Noqa holds the suppression comments of every checked file, in input
 	// order, with the rules each one suppressed (for unused-noqa reports).
 	Noqa []*noqa.Set
+	// Stats are the run's counts and timings.
+	Stats *Stats
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -88,6 +91,13 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	files := make([]*File, len(inputs))
 	problems := make([][]Problem, len(inputs))
+	stats := &Stats{Jobs: jobs}
+	var statsMu sync.Mutex
+	mergeStats := func(w *workerStats) {
+		statsMu.Lock()
+		defer statsMu.Unlock()
+		stats.merge(w)
+	}
 
 	root := opts.Root
 	if root == "" {
@@ -96,34 +106,45 @@ func Run(inputs []Input, opts Options) *Result {
 
 	// Phase 1: read, parse and summarise, one parser and one summarizer
 	// per worker.
+	start := time.Now()
 	parallel(len(inputs), jobs, func(next <-chan int) {
 		parser := syntax.NewParser()
 		defer parser.Close()
+		var ws workerStats
+		defer mergeStats(&ws)
+		defer func() { ws.parser = parser.Timing }()
 		var summarizer pymodel.Summarizer
 		for i := range next {
 			func() {
 				defer recoverInto(&problems[i], inputs[i].Path)
-				f, prob := load(parser, inputs[i], maxSize)
+				f, prob := load(parser, inputs[i], maxSize, &ws)
 				if prob != nil {
 					problems[i] = append(problems[i], *prob)
 					return
 				}
 				files[i] = f
+				t0 := time.Now()
 				summarize(&summarizer, f, root, &problems[i])
+				ws.summarize += time.Since(t0)
 			}()
 		}
 	})
+	stats.LoadWall = time.Since(start)
 
+	start = time.Now()
 	project := &Project{Root: root}
 	for _, f := range files {
 		if f != nil {
 			project.Files = append(project.Files, f)
 		}
 	}
+	stats.Files = len(project.Files)
 	ix, indexProblem := buildIndex(project.Files)
 	project.Index = ix
+	stats.IndexWall = time.Since(start)
 
 	// Phase 2: rules and suppression comments, per file.
+	start = time.Now()
 	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
 	diags := make([][]Diagnostic, len(inputs))
 	sets := make([]*noqa.Set, len(inputs))
@@ -134,17 +155,23 @@ func Run(inputs []Input, opts Options) *Result {
 		}
 	}
 	parallel(len(inputs), jobs, func(next <-chan int) {
+		ws := workerStats{rules: map[string]time.Duration{}}
+		defer mergeStats(&ws)
 		for i := range next {
 			if f := files[i]; f != nil && f.Report {
-				diags[i] = checkFile(f, project, opts.Rules, ruleOpts, &problems[i])
+				diags[i] = checkFile(f, project, opts.Rules, ruleOpts, &problems[i], &ws)
+				t0 := time.Now()
 				sets[i] = parseNoqa(f, &problems[i])
+				ws.noqa += time.Since(t0)
 			}
 		}
 	})
+	stats.CheckWall = time.Since(start)
 
 	// Phase 3, sequential: a rule may report in another file than the one it
 	// checks, so suppressions and line texts are looked up by path.
-	res := &Result{Files: checked}
+	start = time.Now()
+	res := &Result{Files: checked, Stats: stats}
 	byPath := map[string]int{}
 	for i, f := range files {
 		if f != nil {
@@ -178,6 +205,7 @@ func Run(inputs []Input, opts Options) *Result {
 		}
 		res.Diagnostics = append(res.Diagnostics, d)
 	}
+	stats.FinishWall = time.Since(start)
 	return res
 }
 
@@ -198,10 +226,12 @@ func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
 
 // checkFile runs every rule on one file. A panicking rule loses only its own
 // findings on that file; the problem names the rule and the file.
-func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any, problems *[]Problem) []Diagnostic {
-	state := &fileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}}
+func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any, problems *[]Problem, ws *workerStats) []Diagnostic {
+	state := &fileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}, stats: ws}
 	for _, r := range rules {
 		func() {
+			t0 := time.Now()
+			defer func() { ws.rules[r.ID] += time.Since(t0) }()
 			before := len(state.diags)
 			defer func() {
 				if v := recover(); v != nil {
@@ -238,15 +268,18 @@ func ruleOptions(rules []*Rule, configured map[string]any) map[*Rule]any {
 // skipped with a warning rather than parsed into noise: a NUL byte (binary
 // data; CPython refuses such source too) or a size over maxSize. Invalid
 // UTF-8 is parsed anyway and left to SGL000, which reports where it is.
-func load(parser *syntax.Parser, in Input, maxSize int64) (*File, *Problem) {
+func load(parser *syntax.Parser, in Input, maxSize int64, ws *workerStats) (*File, *Problem) {
 	src := in.Src
 	if src == nil {
+		t0 := time.Now()
 		b, prob := readFile(in, maxSize)
+		ws.read += time.Since(t0)
 		if prob != nil {
 			return nil, prob
 		}
 		src = b
 	}
+	ws.bytes += int64(len(src))
 	if int64(len(src)) > maxSize {
 		size := int64(len(src))
 		if in.Src == nil {

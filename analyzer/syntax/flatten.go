@@ -104,6 +104,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"time"
 	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -116,7 +117,8 @@ func init() { C.sgl_use_libc_allocator() }
 
 // parseFlat parses src with p and copies the tree into Go memory. The C tree
 // is created and deleted here, exactly once: no tree-sitter node escapes.
-func parseFlat(p *ts.Parser, src []byte) ([]Node, error) {
+// The time spent parsing and flattening is added to tm.
+func parseFlat(p *ts.Parser, src []byte, tm *Timing) ([]Node, error) {
 	if len(src) > math.MaxUint32/2 {
 		return nil, fmt.Errorf("file too large to parse (%d bytes)", len(src))
 	}
@@ -126,11 +128,17 @@ func parseFlat(p *ts.Parser, src []byte) ([]Node, error) {
 	if len(src) > 0 {
 		cs = (*C.char)(unsafe.Pointer(&src[0]))
 	}
+	t0 := time.Now()
 	tree := C.sgl_parse(inner, cs, C.uint32_t(len(src)))
+	t1 := time.Now()
+	tm.Parse += t1.Sub(t0)
 	if tree == nil {
 		return nil, fmt.Errorf("tree-sitter could not parse the file")
 	}
-	defer C.ts_tree_delete(tree)
+	defer func() {
+		C.ts_tree_delete(tree)
+		tm.Flatten += time.Since(t1)
+	}()
 	count := uint32(C.sgl_count(tree))
 	nodes := make([]Node, count)
 	if count == 0 {

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/config"
@@ -64,9 +65,11 @@ type checkOptions struct {
 	statistics       bool
 	stdinFilename    string
 	addNoqa          bool
+	stats            bool
 }
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	rt := &runTimes{start: time.Now()}
 	var o checkOptions
 	fl := newFlagSet()
 	fl.StringVar(&o.format, "format", "text", "")
@@ -85,6 +88,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.BoolVar(&o.statistics, "statistics", false, "")
 	fl.StringVar(&o.stdinFilename, "stdin-filename", "", "")
 	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
+	fl.BoolVar(&o.stats, "stats", false, "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
 		return usageError(stdout, stderr, err)
@@ -127,7 +131,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// and reporting everything else. Warnings (a binary file, a dangling
 	// link met in a walk) do not fail the run.
 	failed := false
+	rt.setup = time.Since(rt.start)
+	t0 := time.Now()
 	set := findInputs(paths, discoverOptions(cfg, &o), stdin, o.stdinFilename)
+	rt.discover = time.Since(t0)
 	for _, p := range set.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
@@ -138,6 +145,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cwd, _ := os.Getwd()
 	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
 		RuleOptions: cfg.RuleOptions})
+	t0 = time.Now()
+	if o.stats {
+		defer func() {
+			rt.output = time.Since(t0)
+			writeStats(stderr, res.Stats, rt)
+		}()
+	}
 	internal := false
 	var problems []analyzer.Problem
 	for _, p := range res.Problems {

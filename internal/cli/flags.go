@@ -43,6 +43,7 @@ Flags:
                       read the source from standard input, as the file PATH
   --exit-zero         exit 0 even when there are findings
   -j, --jobs N        parallel workers (default: number of CPUs)
+  --stats             print the time of each stage of the run to stderr
   --version           print the version
   -h, --help          print this help
 

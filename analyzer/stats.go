@@ -1,0 +1,74 @@
+package analyzer
+
+import (
+	"maps"
+	"time"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Stats are the counts and timings of one run (sglint --stats). Wall times
+// are per phase; busy times are summed over the workers of a phase, so with
+// two workers they may add up to twice its wall time.
+type Stats struct {
+	Jobs   int
+	Files  int   // files loaded (reported on or context)
+	Parsed int   // files parsed by this run (the others came from the cache)
+	Bytes  int64 // source bytes loaded
+	Nodes  int64 // syntax nodes of the files parsed
+
+	// Phase 1, per file: read, parse, summarise.
+	LoadWall  time.Duration
+	Read      time.Duration // reading files (busy)
+	Parse     time.Duration // tree-sitter's parse (busy)
+	Flatten   time.Duration // copying trees into Go memory (busy)
+	Summarize time.Duration // project-model summaries (busy)
+	// Linking the summaries into the project index.
+	IndexWall time.Duration
+	// Phase 2, per file: rules and suppression comments.
+	CheckWall time.Duration
+	Rules     map[string]time.Duration // busy time by rule ID, shared analyses included
+	CFG       time.Duration            // control-flow graphs built for rules (busy, part of Rules)
+	CFGs      int                      // graphs built
+	Noqa      time.Duration            // reading suppression comments (busy)
+	// Phase 3: suppressions, line texts, sorting.
+	FinishWall time.Duration
+}
+
+// workerStats is what one worker measures; workers merge into Stats when
+// their phase ends, so the hot path takes no lock.
+type workerStats struct {
+	read, summarize, noqa, cfg time.Duration
+	bytes                      int64
+	cfgs                       int
+	rules                      map[string]time.Duration
+	parser                     syntax.Timing
+}
+
+func (s *Stats) merge(w *workerStats) {
+	s.Read += w.read
+	s.Summarize += w.summarize
+	s.Noqa += w.noqa
+	s.CFG += w.cfg
+	s.CFGs += w.cfgs
+	s.Bytes += w.bytes
+	s.Parse += w.parser.Parse
+	s.Flatten += w.parser.Flatten
+	s.Parsed += w.parser.Files
+	s.Nodes += w.parser.Nodes
+	if len(w.rules) > 0 && s.Rules == nil {
+		s.Rules = map[string]time.Duration{}
+	}
+	for id, d := range w.rules {
+		s.Rules[id] += d
+	}
+}
+
+// RulesTotal is the busy time of all rules.
+func (s *Stats) RulesTotal() time.Duration {
+	var t time.Duration
+	for d := range maps.Values(s.Rules) {
+		t += d
+	}
+	return t
+}

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/sglint/sglint/analyzer"
+)
+
+// runTimes are the stages of a check timed by the CLI itself.
+type runTimes struct {
+	start    time.Time
+	setup    time.Duration // flags, config, rule selection
+	discover time.Duration // walking the paths
+	output   time.Duration // filtering, baseline, writing the report
+}
+
+// writeStats prints --stats to w: what was loaded, then the wall time of
+// each stage of the run with the busy time of its parts (summed over the
+// workers, so with -j 2 a part may take up to twice its stage's wall time).
+func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%8.1f ms", float64(d)/1e6) }
+	fmt.Fprintf(w, "sglint: stats: %d files, %.1f MB, %d parsed (%d nodes), %d from the cache; -j %d\n",
+		st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
+	fmt.Fprintf(w, "  setup     %s   flags, config, rule selection\n", ms(rt.setup))
+	fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))
+	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s (busy)\n",
+		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize))
+	fmt.Fprintf(w, "  index     %s   project index\n", ms(st.IndexWall))
+	fmt.Fprintf(w, "  check     %s   rules %s (of which %d CFGs %s), noqa %s (busy)\n",
+		ms(st.CheckWall), ms(st.RulesTotal()), st.CFGs, ms(st.CFG), ms(st.Noqa))
+	ids := slices.SortedFunc(maps.Keys(st.Rules), func(a, b string) int {
+		return cmp.Or(cmp.Compare(st.Rules[b], st.Rules[a]), cmp.Compare(a, b))
+	})
+	for _, id := range ids {
+		fmt.Fprintf(w, "    %-7s %s\n", id, ms(st.Rules[id]))
+	}
+	fmt.Fprintf(w, "  finish    %s   suppressions, sorting\n", ms(st.FinishWall))
+	fmt.Fprintf(w, "  output    %s   filters, baseline, report\n", ms(rt.output))
+	fmt.Fprintf(w, "  total     %s   peak RSS %s\n", ms(time.Since(rt.start)), peakRSS())
+}

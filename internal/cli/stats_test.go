@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// --stats adds a timing report on stderr; stdout and the exit code are those
+// of the same run without it.
+func TestStatsFlag(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "a.py", "def f(:\n")
+	putFile(t, dir, "b.py", "x = 1\n")
+	plain := runMain(t, dir, nil, ".")
+	o := runMain(t, dir, nil, "--stats", ".")
+	assert.Equal(t, plain.code, o.code)
+	assert.Equal(t, plain.stdout, o.stdout)
+	assert.True(t, strings.HasPrefix(o.stderr, "sglint: stats: 2 files, "), o.stderr)
+	for _, stage := range []string{"setup", "discover", "load", "index", "check", "finish", "output", "total"} {
+		assert.Contains(t, o.stderr, "\n  "+stage+" ", stage)
+	}
+	assert.Contains(t, o.stderr, "2 parsed")
+	assert.Contains(t, o.stderr, "SGL000")
+	assert.Contains(t, o.stderr, "peak RSS")
+}
