@@ -353,9 +353,34 @@ func readFile(in Input, maxSize int64) ([]byte, *Problem) {
 	if info.Mode().IsRegular() && info.Size() > maxSize {
 		return nil, tooLarge(in, info.Size(), maxSize)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	hint := int64(512) // pipes claim no size
+	if info.Mode().IsRegular() {
+		hint = info.Size() + 1 // +1 sees EOF without growing the buffer
+	}
+	b, err := readAtMost(f, hint, maxSize+1)
 	if err != nil {
 		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+	}
+	return b, nil
+}
+
+// readAtMost reads r to its end or to limit bytes, into a buffer of hint
+// bytes to start with (io.ReadAll starts small and copies as it grows).
+func readAtMost(r io.Reader, hint, limit int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(hint, 512), limit))
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := min(int64(cap(b)-len(b)), limit-int64(len(b)))
+		n, err := r.Read(b[len(b) : len(b)+int(room)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }

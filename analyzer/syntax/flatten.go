@@ -34,7 +34,7 @@ void ts_set_allocator(void *(*m)(size_t), void *(*c)(size_t, size_t), void *(*r)
 
 typedef struct {
 	uint32_t start, end;
-	int32_t parent, first_child, next_sibling;
+	int32_t parent, subtree_end;
 	uint16_t kind;
 	uint8_t field;
 	uint8_t flags;
@@ -47,44 +47,52 @@ static uint32_t sgl_count(const TSTree *tree) {
 }
 
 // sgl_flatten walks the whole tree once, in C, and writes it in preorder into
-// out (capacity cap). One cgo call per file instead of several per node.
-static uint32_t sgl_flatten(const TSTree *tree, sgl_node *out, uint32_t cap) {
+// out (capacity cap): one cgo call per file instead of several per node.
+// Symbols are mapped to their canonical kind through canon (nsym entries)
+// and get the flags that follow from the symbol (named, error) from flags.
+// A node's first child and next sibling are not stored: in preorder the
+// first child is the next node, and the next sibling is where the subtree
+// ends, when those have the right parent.
+static uint32_t sgl_flatten(const TSTree *tree, sgl_node *out, uint32_t cap,
+                            const uint16_t *canon, const uint8_t *symflags, uint32_t nsym) {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
 	uint32_t n = 0;
 	int32_t parent = -1;
-	int32_t last = -1; // the last child written so far under parent
 	while (n < cap) {
 		TSNode node = ts_tree_cursor_current_node(&c);
 		sgl_node *o = &out[n];
+		uint16_t sym = ts_node_symbol(node);
 		o->start = ts_node_start_byte(node);
 		o->end = ts_node_end_byte(node);
 		o->parent = parent;
-		o->first_child = -1;
-		o->next_sibling = -1;
-		o->kind = ts_node_symbol(node);
+		o->subtree_end = (int32_t)cap;
 		o->field = (uint8_t)ts_tree_cursor_current_field_id(&c);
-		// NAMED and ERROR follow from the symbol; Go sets them from tables.
-		o->flags = (ts_node_is_missing(node) ? SGL_MISSING : 0) |
-		           (ts_node_is_extra(node) ? SGL_EXTRA : 0);
-		if (parent >= 0) {
-			if (last < 0) out[parent].first_child = (int32_t)n;
-			else out[last].next_sibling = (int32_t)n;
+		uint8_t fl = (ts_node_is_missing(node) ? SGL_MISSING : 0) |
+		             (ts_node_is_extra(node) ? SGL_EXTRA : 0);
+		if (sym < nsym) {
+			o->kind = canon[sym];
+			fl |= symflags[sym];
+		} else { // ts_builtin_sym_error (0xFFFF)
+			o->kind = sym;
+			fl |= SGL_NAMED | SGL_ERROR;
 		}
+		o->flags = fl;
 		int32_t self = (int32_t)n++;
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			parent = self;
-			last = -1;
 			continue;
 		}
-		last = self;
+		out[self].subtree_end = (int32_t)n;
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) break;
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
-			last = parent;
+			out[parent].subtree_end = (int32_t)n; // the cursor is back on parent: its subtree is complete
 			parent = out[parent].parent;
 		}
 	}
 done:
+	// Normally a no-op; if the count was short, close the open subtrees.
+	for (int32_t p = parent; p >= 0; p = out[p].parent) out[p].subtree_end = (int32_t)n;
 	ts_tree_cursor_delete(&c);
 	return n;
 }
@@ -144,8 +152,15 @@ func parseFlat(p *ts.Parser, src []byte, tm *Timing) ([]Node, error) {
 	if count == 0 {
 		return nodes, nil
 	}
-	got := uint32(C.sgl_flatten(tree, (*C.sgl_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(count)))
-	return nodes[:got], nil
+	got := uint32(C.sgl_flatten(tree, (*C.sgl_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(count),
+		(*C.uint16_t)(unsafe.Pointer(&canonical[0])), (*C.uint8_t)(unsafe.Pointer(&symbolFlags[0])), C.uint32_t(len(canonical))))
+	nodes = nodes[:got]
+	for i := range nodes {
+		if nodes[i].subtreeEnd > NodeID(got) { // a short walk (never seen): keep ranges inside the tree
+			nodes[i].subtreeEnd = NodeID(got)
+		}
+	}
+	return nodes, nil
 }
 
 // Compile-time check that Node mirrors sgl_node's layout.

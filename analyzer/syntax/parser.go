@@ -56,14 +56,5 @@ func (p *Parser) Parse(src []byte) (*Tree, error) {
 	defer func() { p.Timing.Flatten += time.Since(t0) }()
 	p.Timing.Files++
 	p.Timing.Nodes += int64(len(nodes))
-	for i := range nodes {
-		k := nodes[i].kind
-		if int(k) < len(canonical) {
-			nodes[i].kind = canonical[k]
-			nodes[i].flags |= symbolFlags[k]
-		} else { // ts_builtin_sym_error, 0xFFFF
-			nodes[i].flags |= flagNamed | flagError
-		}
-	}
 	return &Tree{Src: src, nodes: nodes, lineStarts: LineStarts(src)}, nil
 }

@@ -13,21 +13,22 @@ import (
 )
 
 // NodeID indexes a node in its Tree; nodes are stored in preorder, so a
-// node's descendants are the IDs in (n, End(n)] ... see Subtree.
+// node's descendants are the IDs in (n, SubtreeEnd(n)).
 type NodeID int32
 
 // NoNode is the absent node (no parent, no such child).
 const NoNode NodeID = -1
 
-// Node is one syntax node. Its layout mirrors sgl_node in flatten.go.
+// Node is one syntax node. Its layout mirrors sgl_node in flatten.go. It
+// holds 20 bytes, the bulk of a tree's memory; first child and next sibling
+// follow from preorder (see FirstChild and NextSibling).
 type Node struct {
-	start, end  uint32
-	parent      NodeID
-	firstChild  NodeID
-	nextSibling NodeID
-	kind        Kind
-	field       Field
-	flags       uint8
+	start, end uint32
+	parent     NodeID
+	subtreeEnd NodeID // one past the last descendant
+	kind       Kind
+	field      Field
+	flags      uint8
 }
 
 const (
@@ -65,18 +66,49 @@ func (t *Tree) node(n NodeID) *Node {
 	return &absentNode
 }
 
-var absentNode = Node{parent: NoNode, firstChild: NoNode, nextSibling: NoNode}
+var absentNode = Node{parent: NoNode, subtreeEnd: NoNode}
 
-func (t *Tree) Kind(n NodeID) Kind          { return t.node(n).kind }
-func (t *Tree) FieldOf(n NodeID) Field      { return t.node(n).field }
-func (t *Tree) Parent(n NodeID) NodeID      { return t.node(n).parent }
-func (t *Tree) FirstChild(n NodeID) NodeID  { return t.node(n).firstChild }
-func (t *Tree) NextSibling(n NodeID) NodeID { return t.node(n).nextSibling }
-func (t *Tree) StartByte(n NodeID) int      { return int(t.node(n).start) }
-func (t *Tree) EndByte(n NodeID) int        { return int(t.node(n).end) }
-func (t *Tree) IsNamed(n NodeID) bool       { return t.node(n).flags&flagNamed != 0 }
-func (t *Tree) IsMissing(n NodeID) bool     { return t.node(n).flags&flagMissing != 0 }
-func (t *Tree) IsExtra(n NodeID) bool       { return t.node(n).flags&flagExtra != 0 }
+func (t *Tree) Kind(n NodeID) Kind      { return t.node(n).kind }
+func (t *Tree) FieldOf(n NodeID) Field  { return t.node(n).field }
+func (t *Tree) Parent(n NodeID) NodeID  { return t.node(n).parent }
+func (t *Tree) StartByte(n NodeID) int  { return int(t.node(n).start) }
+func (t *Tree) EndByte(n NodeID) int    { return int(t.node(n).end) }
+func (t *Tree) IsNamed(n NodeID) bool   { return t.node(n).flags&flagNamed != 0 }
+func (t *Tree) IsMissing(n NodeID) bool { return t.node(n).flags&flagMissing != 0 }
+func (t *Tree) IsExtra(n NodeID) bool   { return t.node(n).flags&flagExtra != 0 }
+
+// FirstChild is n's first child (named or not), or NoNode. In preorder it
+// is the node right after n, if that node's parent is n.
+func (t *Tree) FirstChild(n NodeID) NodeID {
+	if uint(n) >= uint(len(t.nodes)) {
+		return NoNode
+	}
+	return t.firstChild(n)
+}
+
+func (t *Tree) firstChild(n NodeID) NodeID {
+	if c := n + 1; int(c) < len(t.nodes) && t.nodes[c].parent == n {
+		return c
+	}
+	return NoNode
+}
+
+// NextSibling is the child of n's parent that follows n, or NoNode. In
+// preorder it is the node right after n's subtree, if it has n's parent.
+func (t *Tree) NextSibling(n NodeID) NodeID {
+	if uint(n) >= uint(len(t.nodes)) {
+		return NoNode
+	}
+	return t.nextSibling(n)
+}
+
+func (t *Tree) nextSibling(n NodeID) NodeID {
+	x := &t.nodes[n]
+	if s := x.subtreeEnd; int(s) < len(t.nodes) && t.nodes[s].parent == x.parent {
+		return s
+	}
+	return NoNode
+}
 
 // IsError reports an ERROR node (tree-sitter's recovery wrapper).
 func (t *Tree) IsError(n NodeID) bool { return t.node(n).flags&flagError != 0 }
@@ -99,7 +131,7 @@ func (t *Tree) TextIs(n NodeID, s string) bool {
 // Children iterates over all children of n, named or not.
 func (t *Tree) Children(n NodeID) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {
-		for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		for c := t.FirstChild(n); c != NoNode; c = t.nextSibling(c) {
 			if !yield(c) {
 				return
 			}
@@ -110,7 +142,7 @@ func (t *Tree) Children(n NodeID) iter.Seq[NodeID] {
 // NamedChildren iterates over the named children of n, skipping comments.
 func (t *Tree) NamedChildren(n NodeID) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {
-		for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		for c := t.FirstChild(n); c != NoNode; c = t.nextSibling(c) {
 			if t.nodes[c].flags&flagNamed == 0 || t.nodes[c].kind == Comment {
 				continue
 			}
@@ -134,7 +166,7 @@ func (t *Tree) NamedChild(n NodeID, i int) NodeID {
 
 // Field returns the first child of n stored under field f.
 func (t *Tree) Field(n NodeID, f Field) NodeID {
-	for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+	for c := t.FirstChild(n); c != NoNode; c = t.nextSibling(c) {
 		if t.nodes[c].field == f {
 			return c
 		}
@@ -145,7 +177,7 @@ func (t *Tree) Field(n NodeID, f Field) NodeID {
 // FieldAll iterates over every child of n stored under field f.
 func (t *Tree) FieldAll(n NodeID, f Field) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {
-		for c := t.node(n).firstChild; c != NoNode; c = t.nodes[c].nextSibling {
+		for c := t.FirstChild(n); c != NoNode; c = t.nextSibling(c) {
 			if t.nodes[c].field == f && !yield(c) {
 				return
 			}
@@ -160,12 +192,7 @@ func (t *Tree) SubtreeEnd(n NodeID) NodeID {
 	if uint(n) >= uint(len(t.nodes)) {
 		return n
 	}
-	for m := n; m != NoNode; m = t.nodes[m].parent {
-		if s := t.nodes[m].nextSibling; s != NoNode {
-			return s
-		}
-	}
-	return NodeID(len(t.nodes))
+	return t.nodes[n].subtreeEnd
 }
 
 // Contains reports whether d lies in the subtree of n (n included).
