@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 
+	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -12,12 +13,26 @@ type File struct {
 	Abs    string // absolute path on disk ("" for stdin)
 	Tree   *syntax.Tree
 	Report bool // findings are wanted for this file (false: loaded for context only)
+	// Summary is the file's project-model summary (nil if summarising
+	// failed; an internal problem says why).
+	Summary *pymodel.Summary
+	// Module is the dotted module name, from the path relative to the root.
+	Module string
+	// Model is this file's index in Project.Index.Files, -1 if it is not
+	// in the index.
+	Model int32
+
+	pkg bool // an __init__ module
 }
 
 // Project is everything loaded for a run; rules see it read-only.
 type Project struct {
 	Root  string // directory module names are relative to
 	Files []*File
+	// Index links the summaries of all files loaded (reported on or
+	// context only): classes across files, the call graph, function
+	// summaries. Built once after loading; safe for concurrent reads.
+	Index *pymodel.Index
 }
 
 // Pass is what a rule's Run receives for one file.
@@ -26,8 +41,15 @@ type Pass struct {
 	File    *File
 	Project *Project
 
-	state *fileState
+	state   *fileState
+	options any
 }
+
+// Options returns the rule's options: the configured value, or the defaults
+// from Rule.Options; nil for a rule without options. Rules type-assert it to
+// the pointer type their hook returns and must not modify it (passes on
+// several files share it).
+func (p *Pass) Options() any { return p.options }
 
 // fileState is shared by the passes of all rules on one file. Rules on a
 // file run one after the other in a single goroutine, so it needs no lock.

@@ -39,6 +39,13 @@ type Rule struct {
 	DefaultOff bool
 	// Requires lists shared analyses the rule reads through Pass.ResultOf.
 	Requires []*Analysis
+	// Options, when set, returns a new pointer to the rule's options struct
+	// filled with its defaults. Fields carry `toml:"kebab-name"` tags; the
+	// config loader decodes [tool.sglint.rules.<ID>] into such a value and
+	// rejects unknown keys and wrong types, so it needs to know no rule by
+	// name. If the value has a `Validate() error` method, the loader calls
+	// it after decoding. The rule reads the value through Pass.Options.
+	Options func() any
 	// Run inspects pass.File and reports through pass.Report.
 	Run func(pass *Pass) error
 }

@@ -8,10 +8,12 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/rules/syntaxerror"
+	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	unusednoqa.Rule,
 }
 
 func init() {

@@ -21,10 +21,8 @@ uint32_t ts_node_descendant_count(TSNode self);
 uint16_t ts_node_symbol(TSNode self);
 uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
-bool ts_node_is_named(TSNode self);
 bool ts_node_is_missing(TSNode self);
 bool ts_node_is_extra(TSNode self);
-bool ts_node_is_error(TSNode self);
 TSTreeCursor ts_tree_cursor_new(TSNode node);
 void ts_tree_cursor_delete(TSTreeCursor *self);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
@@ -65,10 +63,9 @@ static uint32_t sgl_flatten(const TSTree *tree, sgl_node *out, uint32_t cap) {
 		o->next_sibling = -1;
 		o->kind = ts_node_symbol(node);
 		o->field = (uint8_t)ts_tree_cursor_current_field_id(&c);
-		o->flags = (ts_node_is_named(node) ? SGL_NAMED : 0) |
-		           (ts_node_is_missing(node) ? SGL_MISSING : 0) |
-		           (ts_node_is_extra(node) ? SGL_EXTRA : 0) |
-		           (ts_node_is_error(node) ? SGL_ERROR : 0);
+		// NAMED and ERROR follow from the symbol; Go sets them from tables.
+		o->flags = (ts_node_is_missing(node) ? SGL_MISSING : 0) |
+		           (ts_node_is_extra(node) ? SGL_EXTRA : 0);
 		if (parent >= 0) {
 			if (last < 0) out[parent].first_child = (int32_t)n;
 			else out[last].next_sibling = (int32_t)n;

@@ -14,14 +14,19 @@ type Field uint8
 // and namedness.
 var canonical []Kind
 
+// symbolFlags holds the flags that follow from a symbol alone (named).
+var symbolFlags []uint8
+
 func init() {
 	n := language.NodeKindCount()
 	canonical = make([]Kind, n)
+	symbolFlags = make([]uint8, n)
 	first := map[string]Kind{}
 	for i := uint32(0); i < n; i++ {
 		key := language.NodeKindForId(uint16(i))
 		if language.NodeKindIsNamed(uint16(i)) {
 			key = "N:" + key
+			symbolFlags[i] = flagNamed
 		}
 		if k, ok := first[key]; ok {
 			canonical[i] = k

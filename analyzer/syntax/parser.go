@@ -41,9 +41,13 @@ func (p *Parser) Parse(src []byte) (*Tree, error) {
 		return nil, err
 	}
 	for i := range nodes {
-		if k := nodes[i].kind; int(k) < len(canonical) { // ERROR is 0xFFFF
+		k := nodes[i].kind
+		if int(k) < len(canonical) {
 			nodes[i].kind = canonical[k]
+			nodes[i].flags |= symbolFlags[k]
+		} else { // ts_builtin_sym_error, 0xFFFF
+			nodes[i].flags |= flagNamed | flagError
 		}
 	}
-	return &Tree{Src: src, nodes: nodes}, nil
+	return &Tree{Src: src, nodes: nodes, lineStarts: LineStarts(src)}, nil
 }

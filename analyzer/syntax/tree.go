@@ -5,8 +5,10 @@
 package syntax
 
 import (
+	"bytes"
 	"iter"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -39,7 +41,7 @@ const (
 type Tree struct {
 	Src        []byte
 	nodes      []Node
-	lineStarts []uint32 // byte offset of each line start, built on demand
+	lineStarts []uint32 // byte offset of each line start, built at parse time (a lazy fill would race between readers)
 }
 
 // Len is the number of nodes.
@@ -200,9 +202,6 @@ type Position struct {
 
 // Pos converts a byte offset into a Position.
 func (t *Tree) Pos(offset int) Position {
-	if t.lineStarts == nil {
-		t.lineStarts = LineStarts(t.Src)
-	}
 	return PosIn(t.Src, t.lineStarts, offset)
 }
 
@@ -213,12 +212,27 @@ func (t *Tree) End(n NodeID) Position   { return t.Pos(int(t.node(n).end)) }
 // LineStarts returns the byte offset at which each line of src begins.
 func LineStarts(src []byte) []uint32 {
 	starts := make([]uint32, 1, 64)
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, uint32(i+1))
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, uint32(i))
 	}
-	return starts
+}
+
+// Line returns the text of the 1-based line, without its line ending.
+func (t *Tree) Line(line int) string {
+	if line < 1 || line > len(t.lineStarts) {
+		return ""
+	}
+	start := t.lineStarts[line-1]
+	end := uint32(len(t.Src))
+	if line < len(t.lineStarts) {
+		end = t.lineStarts[line] - 1
+	}
+	return strings.TrimSuffix(string(t.Src[start:end]), "\r")
 }
 
 // PosIn converts offset using precomputed line starts. Invalid UTF-8 bytes

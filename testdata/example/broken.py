@@ -1,2 +1,2 @@
-def broken(x:
-    return x
+def send_kv(self, req):
+    self.transfer(req.room, req.indices

@@ -1,0 +1,121 @@
+package analysistest_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// boom reports every call of boom(...), with the call's text in the message.
+var boom = &analyzer.Rule{
+	ID: "SGL901", Name: "boom", Title: "calls boom", Doc: "test rule",
+	Run: func(pass *analyzer.Pass) error {
+		t := pass.File.Tree
+		for i := 0; i < t.Len(); i++ {
+			n := syntax.NodeID(i)
+			if t.Kind(n) == syntax.Call && t.TextIs(t.Field(n, syntax.FFunction), "boom") {
+				pass.Reportf(n, "call of %s", t.Text(n))
+			}
+		}
+		return nil
+	},
+}
+
+// fakeT records failures instead of failing, so they can be asserted.
+type fakeT struct {
+	errors, fatals []string
+}
+
+func (f *fakeT) Helper() {}
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.fatals = append(f.fatals, fmt.Sprintf(format, args...))
+}
+
+func dir(name string) string { return filepath.Join("testdata", name) }
+
+func TestPassesWhenFindingsMatch(t *testing.T) {
+	ft := &fakeT{}
+	res := analysistest.Run(ft, dir("ok"), boom)
+	assert.Empty(t, ft.errors)
+	assert.Empty(t, ft.fatals)
+	require.NotNil(t, res)
+	assert.Len(t, res.Diagnostics, 6)
+	assert.Equal(t, 1, res.Suppressed)
+
+	// And with the real testing.T.
+	analysistest.Run(t, dir("ok"), boom)
+}
+
+func TestFailsOnMissingFinding(t *testing.T) {
+	ft := &fakeT{}
+	analysistest.Run(ft, dir("missing"), boom)
+	m := filepath.Join("testdata", "missing", "m.py")
+	assert.Equal(t, []string{
+		m + ":1: missing SGL901 finding",
+		m + ":2: missing SGL901 finding",
+	}, ft.errors)
+}
+
+func TestFailsOnUnexpectedFinding(t *testing.T) {
+	ft := &fakeT{}
+	analysistest.Run(ft, dir("unexpected"), boom)
+	u := filepath.Join("testdata", "unexpected", "u.py")
+	assert.Equal(t, []string{u + ":2:1: unexpected SGL901 finding: call of boom()"}, ft.errors)
+}
+
+func TestFailsWhenMessageDoesNotMatch(t *testing.T) {
+	ft := &fakeT{}
+	analysistest.Run(ft, dir("wrongmsg"), boom)
+	w := filepath.Join("testdata", "wrongmsg", "w.py")
+	assert.Equal(t, []string{
+		w + ":1:1: unexpected SGL901 finding: call of boom()",
+		w + `:1: missing SGL901 finding matching "bang"`,
+	}, ft.errors)
+}
+
+func TestFailsOnWrongRule(t *testing.T) {
+	other := *boom
+	other.ID = "SGL902"
+	ft := &fakeT{}
+	analysistest.Run(ft, dir("wrongmsg"), &other)
+	// The SGL901 want is not checked (SGL901 does not run); the SGL902
+	// finding on its line is still unexpected.
+	require.Len(t, ft.errors, 1)
+	assert.Contains(t, ft.errors[0], "unexpected SGL902 finding")
+}
+
+func TestIgnoresWantsOfRulesNotRun(t *testing.T) {
+	other := *boom
+	other.ID = "SGL902"
+	other.Run = func(*analyzer.Pass) error { return nil }
+	ft := &fakeT{}
+	analysistest.Run(ft, dir("missing"), &other)
+	assert.Empty(t, ft.errors)
+}
+
+func TestBadWantComments(t *testing.T) {
+	ft := &fakeT{}
+	analysistest.Run(ft, dir("badwant"), boom)
+	require.Len(t, ft.errors, 6, "%q", ft.errors) // 3 bad comments + 3 findings not expected
+	assert.Contains(t, ft.errors[0], "b.py:1: bad want comment: expected a rule ID")
+	assert.Contains(t, ft.errors[1], "b.py:2: bad want comment: unterminated regexp")
+	assert.Contains(t, ft.errors[2], "b.py:3: bad want comment: error parsing regexp")
+}
+
+func TestFatalOnEmptyDir(t *testing.T) {
+	ft := &fakeT{}
+	res := analysistest.Run(ft, t.TempDir(), boom)
+	assert.Nil(t, res)
+	require.Len(t, ft.fatals, 1)
+	assert.Contains(t, ft.fatals[0], "no .py files")
+}

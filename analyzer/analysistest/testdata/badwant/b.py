@@ -1,0 +1,3 @@
+boom()  # want: sgl901
+boom()  # want: SGL901 "unterminated
+boom()  # want: SGL901 "(["

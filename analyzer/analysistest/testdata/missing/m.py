@@ -1,0 +1,2 @@
+quiet()  # want: SGL901
+boom()  # want: SGL901 SGL901

@@ -1,0 +1,1 @@
+boom()  # want: SGL901 "bang"

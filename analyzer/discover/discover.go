@@ -1,0 +1,154 @@
+// Package discover turns command-line paths into the list of Python files to
+// check: it walks directories for *.py files, honours .gitignore files and
+// exclude globs, follows symbolic links without looping, and reports paths it
+// could not use as Problems instead of failing.
+package discover
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// DefaultExcludes are skipped in every walk unless Options.NoDefaultExcludes
+// is set: version-control data, caches, virtual environments and build
+// output, which hold Python that is not the project's own. They are globs,
+// matched like Options.Exclude.
+var DefaultExcludes = []string{
+	".git", "__pycache__", ".venv", "venv", "build", "dist",
+	"node_modules", ".tox", ".mypy_cache", ".sglint_cache",
+}
+
+// Options configure Find. The zero value does not read .gitignore files:
+// start from DefaultOptions.
+type Options struct {
+	// RespectGitignore honours .gitignore files (the walk root's, nested ones,
+	// and those between the enclosing git repository's root and the walk root)
+	// and the repository's .git/info/exclude.
+	RespectGitignore bool
+	// Exclude lists extra globs (doublestar syntax: *, **, ?, [...], {a,b})
+	// for files and directories met in a walk. A glob without "/" matches a
+	// base name at any depth ("tests", "*_pb2.py"); a glob with one matches
+	// the path relative to the walk root or the display path
+	// ("python/sglang/test/**"), or the absolute path if it is absolute.
+	// A trailing "/" is ignored.
+	Exclude []string
+	// NoDefaultExcludes drops DefaultExcludes (for a config that replaces
+	// them rather than extending them).
+	NoDefaultExcludes bool
+	// Cwd is the directory relative arguments and display paths are
+	// relative to; "" means the process's working directory.
+	Cwd string
+}
+
+// DefaultOptions are what the command line starts from.
+func DefaultOptions() Options { return Options{RespectGitignore: true} }
+
+// File is one Python file to check.
+type File struct {
+	Path     string // display path: relative to Cwd with forward slashes, or absolute when outside it
+	Abs      string // absolute path, as reached (symbolic links are not resolved)
+	Explicit bool   // named on the command line rather than found by a walk
+}
+
+// Problem is a path that could not be used.
+type Problem struct {
+	Path    string // display path, or the argument as given
+	Message string
+	// Warning marks a note that does not fail the run: a dangling symbolic
+	// link met during a walk. Other problems (a missing or unreadable
+	// argument, a directory that could not be read, a bad glob) mean that
+	// something asked for was not checked; the CLI exits 2.
+	Warning bool
+}
+
+func (p Problem) String() string {
+	if p.Warning {
+		return fmt.Sprintf("%s: warning: %s", p.Path, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", p.Path, p.Message)
+}
+
+// Find lists the Python files under paths, sorted by display path, each
+// file once. Directories are walked for *.py files; files given explicitly
+// are always included, whatever their name and even when an exclude or a
+// .gitignore would skip them.
+func Find(paths []string, opts Options) ([]File, []Problem) {
+	w, prob := newWalker(opts)
+	if prob != nil {
+		return nil, []Problem{*prob}
+	}
+	for _, p := range paths {
+		w.arg(p)
+	}
+	w.drainDeferred()
+	return w.result()
+}
+
+// newWalker validates the options and resolves the working directory.
+func newWalker(opts Options) (*walker, *Problem) {
+	cwd := opts.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, &Problem{Path: ".", Message: fmt.Sprintf("cannot determine the working directory: %v", err)}
+		}
+		cwd = wd
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, &Problem{Path: opts.Cwd, Message: err.Error()}
+	}
+	w := &walker{
+		opts:      opts,
+		cwd:       cwd,
+		seenDirs:  map[fileKey]bool{},
+		seenFiles: map[fileKey]int{},
+	}
+	globs := opts.Exclude
+	if !opts.NoDefaultExcludes {
+		globs = append(slices.Clip(DefaultExcludes), globs...)
+	}
+	for _, g := range globs {
+		clean := cleanGlob(g)
+		if clean == "" || !doublestar.ValidatePattern(clean) {
+			return nil, &Problem{Path: g, Message: "invalid exclude glob"}
+		}
+		w.excludes = append(w.excludes, clean)
+	}
+	return w, nil
+}
+
+// cleanGlob normalises a user glob: forward slashes, no leading "./", no
+// trailing "/" (directories and files are matched alike).
+func cleanGlob(g string) string {
+	g = filepath.ToSlash(g)
+	for strings.HasPrefix(g, "./") {
+		g = g[2:]
+	}
+	return strings.TrimRight(g, "/")
+}
+
+// display returns abs relative to the working directory when it lies
+// inside it, else abs itself; always with forward slashes.
+func (w *walker) display(abs string) string {
+	if rel, err := filepath.Rel(w.cwd, abs); err == nil && rel != ".." &&
+		!strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// result sorts the files and problems; the walk order never leaks out.
+func (w *walker) result() ([]File, []Problem) {
+	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(w.problems, func(a, b Problem) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
+	})
+	return w.files, w.problems
+}

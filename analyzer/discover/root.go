@@ -1,0 +1,74 @@
+package discover
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// realPath resolves every symbolic link in abs, or returns abs unchanged.
+func realPath(abs string) string {
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+// projectMarkers are the entries that make a directory a project root.
+var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
+
+// ProjectRoot returns the absolute directory module names are relative to:
+// the nearest directory, from the arguments' deepest common directory
+// upward, that holds pyproject.toml, setup.py or .git; else that common
+// directory. Relative paths are taken from the working directory; no paths
+// means ".".
+func ProjectRoot(paths []string) string {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	common := ""
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			abs = filepath.Dir(abs)
+		}
+		if common == "" {
+			common = abs
+		} else {
+			common = commonDir(common, abs)
+		}
+	}
+	if common == "" {
+		common, _ = os.Getwd()
+	}
+	for d := common; ; {
+		for _, m := range projectMarkers {
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return common
+		}
+		d = parent
+	}
+}
+
+// commonDir returns the deepest directory holding both a and b (both
+// absolute and clean).
+func commonDir(a, b string) string {
+	for {
+		if b == a || strings.HasPrefix(b, strings.TrimSuffix(a, string(filepath.Separator))+string(filepath.Separator)) {
+			return a
+		}
+		parent := filepath.Dir(a)
+		if parent == a {
+			return a
+		}
+		a = parent
+	}
+}

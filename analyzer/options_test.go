@@ -1,0 +1,47 @@
+package analyzer_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+type limitOptions struct {
+	Word string `toml:"word"`
+}
+
+// wordRule reports every identifier equal to its configured word.
+var wordRule = &analyzer.Rule{
+	ID: "SGL990", Name: "word", Title: "t", Doc: "d",
+	Options: func() any { return &limitOptions{Word: "default"} },
+	Run: func(pass *analyzer.Pass) error {
+		word := pass.Options().(*limitOptions).Word
+		t := pass.File.Tree
+		for i := 0; i < t.Len(); i++ {
+			if n := syntax.NodeID(i); t.Kind(n) == syntax.Identifier && t.TextIs(n, word) {
+				pass.Reportf(n, "found %s", word)
+			}
+		}
+		return nil
+	},
+}
+
+func TestPassOptionsDefaultsAndConfigured(t *testing.T) {
+	src := []byte("default = 1\r\nif True:\n    custom  =  2\n")
+	in := []analyzer.Input{{Path: "a.py", Src: src, Report: true}}
+
+	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{wordRule}, Jobs: 1})
+	require.Len(t, res.Diagnostics, 1)
+	assert.Equal(t, 1, res.Diagnostics[0].Start.Line)
+	assert.Equal(t, "default = 1", res.Diagnostics[0].LineText, "CR of a CRLF line is dropped")
+
+	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{wordRule}, Jobs: 1,
+		RuleOptions: map[string]any{"SGL990": &limitOptions{Word: "custom"}}})
+	require.Len(t, res.Diagnostics, 1)
+	assert.Equal(t, 3, res.Diagnostics[0].Start.Line)
+	assert.Equal(t, "    custom  =  2", res.Diagnostics[0].LineText)
+}

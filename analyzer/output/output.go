@@ -1,0 +1,87 @@
+// Package output writes a run's diagnostics in sglint's output formats:
+// text, json, github (workflow commands) and sarif (SARIF 2.1.0).
+package output
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+
+	"github.com/sglint/sglint/analyzer"
+)
+
+// Tool identifies sglint in machine-readable formats.
+type Tool struct {
+	Name           string
+	Version        string
+	InformationURI string
+}
+
+// Report is everything a format may show about a run.
+type Report struct {
+	Tool        Tool
+	Diagnostics []analyzer.Diagnostic // sorted, suppressions applied
+	Problems    []analyzer.Problem    // files not checked and internal errors
+	Rules       []*analyzer.Rule      // the rules that ran (SARIF's rules[])
+	Files       int                   // files checked
+	// SrcRoot, if set, is the absolute directory the relative paths start
+	// from; SARIF records it as %SRCROOT%.
+	SrcRoot string
+	// CodeFlow, if set, returns the steps of a call chain that leads to d
+	// (entry point first); SARIF then emits them as a codeFlow. Rules whose
+	// related locations form such a chain plug in here.
+	CodeFlow func(d *analyzer.Diagnostic) []analyzer.Related
+}
+
+// Formatter writes a report to w.
+type Formatter func(w io.Writer, r *Report) error
+
+var formats = map[string]Formatter{
+	"text":   Text,
+	"json":   JSON,
+	"github": GitHub,
+	"sarif":  SARIF,
+}
+
+// Lookup returns the formatter called name.
+func Lookup(name string) (Formatter, error) {
+	if f, ok := formats[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (want one of %v)", name, Names())
+}
+
+// Names lists the formats, sorted.
+func Names() []string {
+	names := make([]string, 0, len(formats))
+	for n := range formats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// rulesOf returns the rules that ran plus any rule that reported without
+// being listed, sorted by ID, with each rule's index.
+func rulesOf(r *Report) ([]*analyzer.Rule, map[*analyzer.Rule]int) {
+	rules := slices.Clone(r.Rules)
+	for i := range r.Diagnostics {
+		if rule := r.Diagnostics[i].Rule; !slices.Contains(rules, rule) {
+			rules = append(rules, rule)
+		}
+	}
+	slices.SortStableFunc(rules, func(a, b *analyzer.Rule) int {
+		if a.ID < b.ID {
+			return -1
+		} else if a.ID > b.ID {
+			return 1
+		}
+		return 0
+	})
+	index := make(map[*analyzer.Rule]int, len(rules))
+	for i, rule := range rules {
+		index[rule] = i
+	}
+	return rules, index
+}

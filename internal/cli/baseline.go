@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/baseline"
+)
+
+// writeBaseline records every current finding in file and reports what it
+// wrote; the run then succeeds (unless files could not be checked).
+func writeBaseline(file string, ds []analyzer.Diagnostic, stderr io.Writer, failed bool) int {
+	b, err := baseline.Write(file, ds)
+	if err != nil {
+		fmt.Fprintf(stderr, "sglint: %s: %v\n", file, err)
+		return ExitError
+	}
+	fmt.Fprintf(stderr, "sglint: wrote %s: %d finding(s) in %d entr%s\n", file, b.Findings(), len(b.Entries),
+		map[bool]string{true: "y", false: "ies"}[len(b.Entries) == 1])
+	if failed {
+		return ExitError
+	}
+	return ExitClean
+}
+
+// applyBaseline hides the findings the baseline in file covers and reports
+// how many it hid and which of its entries (for the files and rules this
+// run covered) no longer match anything.
+func applyBaseline(file string, ds []analyzer.Diagnostic, set *inputSet, selected []*analyzer.Rule, stderr io.Writer) ([]analyzer.Diagnostic, bool) {
+	b, err := baseline.Read(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "sglint: %v\n", err)
+		return nil, false
+	}
+	scope := baseline.Scope{Paths: set.reported, Rules: map[string]bool{}}
+	for _, r := range selected {
+		scope.Rules[r.ID] = true
+	}
+	out, err := b.Apply(ds, filepath.Dir(file), scope)
+	if err != nil {
+		fmt.Fprintf(stderr, "sglint: %s: %v\n", file, err)
+		return nil, false
+	}
+	if out.Hidden > 0 {
+		fmt.Fprintf(stderr, "sglint: baseline %s hid %d finding(s)\n", file, out.Hidden)
+	}
+	for _, e := range out.Stale {
+		fmt.Fprintf(stderr, "sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): %s\n", e)
+	}
+	return out.Kept, true
+}

@@ -1,0 +1,315 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/internal/golden"
+	"github.com/sglint/sglint/rules"
+)
+
+func TestMain(m *testing.M) {
+	Version = "0.0.0-test" // stable SARIF goldens
+	os.Exit(m.Run())
+}
+
+type outcome struct {
+	code           int
+	stdout, stderr string
+}
+
+// runMain runs Main in dir (if not empty) with stdin.
+func runMain(t *testing.T, dir string, stdin io.Reader, args ...string) outcome {
+	t.Helper()
+	if dir != "" {
+		t.Chdir(dir)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(args, stdin, &out, &errOut)
+	return outcome{code, out.String(), errOut.String()}
+}
+
+// putFile writes content at dir/name, creating directories.
+func putFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+func projectDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "project"))
+	require.NoError(t, err)
+	return dir
+}
+
+// TestGoldenFormats runs the whole pipeline on testdata/project in every
+// format. The SARIF %SRCROOT% is the working directory: replaced by a
+// placeholder so the golden file does not depend on the machine.
+func TestGoldenFormats(t *testing.T) {
+	dir := projectDir(t)
+	for _, format := range []string{"text", "json", "github", "sarif"} {
+		t.Run(format, func(t *testing.T) {
+			o := runMain(t, dir, nil, "--format", format)
+			assert.Equal(t, ExitFindings, o.code, o.stderr)
+			assert.Empty(t, o.stderr)
+			got := strings.ReplaceAll(o.stdout, "file://"+filepath.ToSlash(dir)+"/", "file:///SRCROOT/")
+			golden.Assert(t, format+".golden", []byte(got))
+		})
+	}
+}
+
+func TestTextOutputAndExitCodes(t *testing.T) {
+	dir := projectDir(t)
+	o := runMain(t, dir, nil)
+	assert.Equal(t, ExitFindings, o.code)
+	// Column 19 in code points ("é" and "ü" are two bytes each).
+	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\n"+
+		"pkg/odd, name.py:1:19: SGL000 syntax error: unexpected `3`\n"+
+		"pkg/sender.py:3:39: SGL000 syntax error: unexpected `req`\n"+
+		"Found 3 problems in 3 files.\n", o.stdout, "default excludes skip .venv and build; noqa applies")
+
+	o = runMain(t, dir, nil, "--exit-zero")
+	assert.Equal(t, ExitClean, o.code)
+	assert.Contains(t, o.stdout, "Found 3 problems")
+
+	o = runMain(t, dir, nil, "pkg/receiver.py")
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
+}
+
+func TestFlagsAnywhere(t *testing.T) {
+	dir := projectDir(t)
+	a := runMain(t, dir, nil, "--format", "json", "pkg")
+	b := runMain(t, dir, nil, "pkg", "--format=json")
+	assert.Equal(t, a, b)
+	var findings []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(a.stdout), &findings), "json: nothing else on stdout")
+	assert.Len(t, findings, 2)
+
+	// After --, everything is a path.
+	o := runMain(t, dir, nil, "--", "--format")
+	assert.Equal(t, ExitError, o.code)
+	assert.Equal(t, "sglint: --format: no such file or directory\n", o.stderr)
+}
+
+func TestExclude(t *testing.T) {
+	dir := projectDir(t)
+	o := runMain(t, dir, nil, "--exclude", "legacy", "--exclude=odd*,sender.py")
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
+	o = runMain(t, dir, nil, "--exclude", "pkg/*.py")
+	assert.Equal(t, ExitFindings, o.code)
+	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
+	o = runMain(t, dir, nil, "--exclude", "[")
+	assert.Equal(t, ExitError, o.code)
+	assert.Equal(t, "sglint: [: invalid exclude glob\n", o.stderr)
+}
+
+func TestSelectIgnore(t *testing.T) {
+	dir := projectDir(t)
+	for _, args := range [][]string{
+		{"--ignore", "SGL000"},
+		{"--ignore", "SGL0"},
+		{"--ignore", "syntax-error"},
+		{"--select", "SGL0", "--ignore", "sgl000"},
+	} {
+		o := runMain(t, dir, nil, args...)
+		assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o, "%v", args)
+	}
+	for _, args := range [][]string{
+		{"--select", "SGL000"},
+		{"--select", "SGL"},
+		{"--select", "SGL0,syntax-error"},
+		{"--select", "ALL"},
+		{"--select", "SGL00", "--select", "SGL000"},
+	} {
+		o := runMain(t, dir, nil, args...)
+		assert.Equal(t, ExitFindings, o.code, "%v: %s", args, o.stderr)
+	}
+
+	o := runMain(t, dir, nil, "--select", "SGL0000")
+	assert.Equal(t, ExitError, o.code)
+	assert.Equal(t, "sglint: --select SGL0000: no rule has this ID, prefix or name (did you mean SGL000?)\n"+
+		"Run 'sglint --help' for usage.\n", o.stderr)
+	assert.Empty(t, o.stdout)
+	o = runMain(t, dir, nil, "--ignore", "syntax-eror")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "(did you mean syntax-error?)")
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := projectDir(t)
+	cases := map[string][]string{
+		"unknown format \"xml\"":                     {"--format", "xml"},
+		"flag provided but not defined: -frobnicate": {"--frobnicate"},
+		"--jobs must be at least 1":                  {"-j", "-1"},
+		"invalid value \"x\" for flag -jobs":         {"--jobs", "x"},
+	}
+	for want, args := range cases {
+		o := runMain(t, dir, nil, args...)
+		assert.Equal(t, ExitError, o.code, "%v", args)
+		assert.Contains(t, o.stderr, want, "%v", args)
+		assert.Empty(t, o.stdout, "%v", args)
+	}
+	o := runMain(t, dir, nil, "--help")
+	assert.Equal(t, ExitClean, o.code)
+	assert.Contains(t, o.stdout, "Usage:")
+	assert.Equal(t, o, runMain(t, dir, nil, "help"))
+	assert.Equal(t, o, runMain(t, dir, nil, "-h"))
+}
+
+// Every flag the usage text documents is accepted.
+func TestUsageListsEveryFlag(t *testing.T) {
+	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",
+		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename"} {
+		assert.Contains(t, usage, flag)
+	}
+}
+
+func TestUnreadableExplicitPath(t *testing.T) {
+	dir := projectDir(t)
+	o := runMain(t, dir, nil, "missing.py", "pkg/sender.py")
+	assert.Equal(t, ExitError, o.code, "an unreadable explicit path fails the run")
+	assert.Equal(t, "sglint: missing.py: no such file or directory\n", o.stderr)
+	assert.Contains(t, o.stdout, "pkg/sender.py:3:39: SGL000", "the other paths are still checked")
+
+	o = runMain(t, dir, nil, "--format", "sarif", "missing.py")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stdout, `"text": "no such file or directory"`, "recorded in the SARIF log too")
+}
+
+func TestExplicitFileWhateverItsName(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "script", "x = = 1\n")
+	putFile(t, dir, "x.py/inner.py", "y = = 2\n") // a directory named x.py
+	o := runMain(t, dir, nil, "script", ".")
+	assert.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Equal(t, "script:1:5: SGL000 syntax error: unexpected `=`\n"+
+		"x.py/inner.py:1:5: SGL000 syntax error: unexpected `=`\n"+
+		"Found 2 problems in 2 files.\n", o.stdout)
+}
+
+func TestAbsolutePathsDisplayRelative(t *testing.T) {
+	dir := projectDir(t)
+	o := runMain(t, dir, nil, filepath.Join(dir, "pkg", "sender.py"))
+	assert.True(t, strings.HasPrefix(o.stdout, "pkg/sender.py:3:39: "), o.stdout)
+}
+
+func TestStdin(t *testing.T) {
+	o := runMain(t, t.TempDir(), strings.NewReader("def f(:\n    pass\n"), "-")
+	assert.Equal(t, ExitFindings, o.code)
+	assert.Equal(t, "-:1:7: SGL000 syntax error: missing `)`\nFound 1 problem in 1 file.\n", o.stdout)
+}
+
+func TestNoPythonFiles(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "README.md", "# nothing\n")
+	o := runMain(t, dir, nil)
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", "sglint: warning: no Python files found under .\n"}, o)
+}
+
+// The output is byte-identical for any number of workers.
+func TestDeterministicAcrossJobs(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 60; i++ {
+		src := fmt.Sprintf("def f%d(x):\n    return x\n", i)
+		if i%3 == 0 {
+			src = fmt.Sprintf("def f%d(x):\n    return g(x y)\n", i)
+		}
+		putFile(t, dir, fmt.Sprintf("p%d/m%02d.py", i%7, i), src)
+	}
+	for _, format := range []string{"text", "json", "sarif"} {
+		one := runMain(t, dir, nil, "-j", "1", "--format", format)
+		for _, jobs := range []string{"2", "4", "16"} {
+			many := runMain(t, dir, nil, "--jobs", jobs, "--format", format)
+			assert.Equal(t, one, many, "-j %s --format %s", jobs, format)
+		}
+		assert.Equal(t, ExitFindings, one.code)
+	}
+}
+
+// A panic while checking one file is an internal error naming the file:
+// exit 2, and the other files are still checked and reported.
+func TestInternalErrorNamesFile(t *testing.T) {
+	panicky := &analyzer.Rule{
+		ID: "SGL999", Name: "panicky", Title: "Panics on boom.py", Doc: "test", Severity: analyzer.Error,
+		Run: func(p *analyzer.Pass) error {
+			if strings.HasSuffix(p.File.Path, "boom.py") {
+				var m map[string]int
+				m["x"]++
+			}
+			return nil
+		},
+	}
+	saved := registry
+	registry = func() []*analyzer.Rule { return append(rules.All(), panicky) }
+	t.Cleanup(func() { registry = saved })
+
+	dir := t.TempDir()
+	putFile(t, dir, "boom.py", "x = 1\n")
+	putFile(t, dir, "bad.py", "x = = 1\n")
+	o := runMain(t, dir, nil)
+	assert.Equal(t, ExitError, o.code)
+	assert.Equal(t, "bad.py:1:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.True(t, strings.HasPrefix(o.stderr, "sglint: boom.py: internal error: rule SGL999 panicked: assignment to entry in nil map\n"), o.stderr)
+	assert.Contains(t, o.stderr, "is a bug in sglint")
+
+	o = runMain(t, dir, nil, "--exit-zero", "--format", "sarif")
+	assert.Equal(t, ExitError, o.code, "--exit-zero does not hide internal errors")
+	assert.Contains(t, o.stdout, `"executionSuccessful": false`)
+}
+
+func TestRulesCommand(t *testing.T) {
+	o := runMain(t, "", nil, "rules")
+	assert.Equal(t, ExitClean, o.code)
+	lines := strings.Split(strings.TrimSuffix(o.stdout, "\n"), "\n")
+	require.Len(t, lines, 1+len(rules.All()))
+	assert.Regexp(t, `^ID\s+NAME\s+SEVERITY\s+DEFAULT\s+TITLE$`, lines[0])
+	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+File does not parse as Python$`, lines[1])
+
+	o = runMain(t, "", nil, "rules", "extra")
+	assert.Equal(t, ExitError, o.code)
+}
+
+func TestExplainCommand(t *testing.T) {
+	o := runMain(t, "", nil, "explain", "SGL000")
+	assert.Equal(t, ExitClean, o.code)
+	assert.True(t, strings.HasPrefix(o.stdout, "# syntax-error (SGL000)\n\nFile does not parse as Python.\n\nSeverity: error.\n\n## What it does\n"), o.stdout)
+	assert.Contains(t, o.stdout, "## Known limits")
+	assert.Equal(t, o, runMain(t, "", nil, "explain", "sgl000"))
+	assert.Equal(t, o, runMain(t, "", nil, "explain", "syntax-error"))
+
+	o = runMain(t, "", nil, "explain", "SGL0000")
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\nRun 'sglint rules' for the list.\n"}, o)
+	o = runMain(t, "", nil, "explain", "E501")
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\nRun 'sglint rules' for the list.\n"}, o)
+	o = runMain(t, "", nil, "explain")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "explain takes one rule ID or name")
+}
+
+func TestVersionCommand(t *testing.T) {
+	o := runMain(t, "", nil, "version")
+	assert.Equal(t, outcome{ExitClean, "sglint 0.0.0-test\n", ""}, o)
+	assert.Equal(t, o, runMain(t, "", nil, "--version"))
+	assert.Equal(t, ExitError, runMain(t, "", nil, "version", "x").code)
+}
+
+func TestCheckSubcommandForPathsNamedLikeCommands(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "rules/r.py", "x = = 1\n")
+	o := runMain(t, dir, nil, "check", "rules")
+	assert.Equal(t, ExitFindings, o.code)
+	assert.Contains(t, o.stdout, "rules/r.py:1:5:")
+	assert.Equal(t, o, runMain(t, dir, nil, "./rules"))
+}

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/output"
+)
+
+// Version is sglint's version; release builds set it with
+// -ldflags "-X github.com/sglint/sglint/internal/cli.Version=v1.2.3".
+// Otherwise the module version recorded by the Go toolchain is used.
+var Version = ""
+
+const informationURI = "https://github.com/sglint/sglint"
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	// A build from a checkout without a tag: name the commit if recorded.
+	rev, dirty := "", ""
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value[:min(12, len(s.Value))]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "+dirty"
+		}
+	}
+	if rev != "" {
+		return "devel-" + rev + dirty
+	}
+	return "devel"
+}
+
+func tool() output.Tool {
+	return output.Tool{Name: "sglint", Version: version(), InformationURI: informationURI}
+}
+
+// noArgs parses a subcommand that takes no arguments but -h.
+func noArgs(name string, args []string, stdout, stderr io.Writer) (int, bool) {
+	rest, err := parseInterspersed(newFlagSet(), args)
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("%s takes no arguments, got %q", name, rest[0])
+	}
+	if err != nil {
+		return usageError(stdout, stderr, err), false
+	}
+	return 0, true
+}
+
+func printVersion(args []string, stdout, stderr io.Writer) int {
+	if code, ok := noArgs("version", args, stdout, stderr); !ok {
+		return code
+	}
+	fmt.Fprintf(stdout, "sglint %s\n", version())
+	return ExitClean
+}
+
+// listRules prints a table of every rule.
+func listRules(args []string, stdout, stderr io.Writer) int {
+	if code, ok := noArgs("rules", args, stdout, stderr); !ok {
+		return code
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tDEFAULT\tTITLE")
+	for _, r := range registry() {
+		def := "on"
+		if r.DefaultOff {
+			def = "off"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, def, r.Title)
+	}
+	if err := tw.Flush(); err != nil {
+		fmt.Fprintf(stderr, "sglint: %v\n", err)
+		return ExitError
+	}
+	return ExitClean
+}
+
+// explain prints a rule's Markdown documentation.
+func explain(args []string, stdout, stderr io.Writer) int {
+	rest, err := parseInterspersed(newFlagSet(), args)
+	if err == nil && len(rest) != 1 {
+		err = fmt.Errorf("explain takes one rule ID or name, e.g. 'sglint explain SGL000'")
+	}
+	if err != nil {
+		return usageError(stdout, stderr, err)
+	}
+	r := findRule(rest[0])
+	if r == nil {
+		fmt.Fprintf(stderr, "sglint: unknown rule %q%s\nRun 'sglint rules' for the list.\n", rest[0], suggestRule(rest[0], registry()))
+		return ExitError
+	}
+	fmt.Fprint(stdout, ruleDoc(r))
+	return ExitClean
+}
+
+// findRule looks a rule up by ID (any case) or name.
+func findRule(s string) *analyzer.Rule {
+	for _, r := range registry() {
+		if strings.EqualFold(r.ID, s) || r.Name == s {
+			return r
+		}
+	}
+	return nil
+}
+
+// ruleDoc is the page `sglint explain` prints: a heading, the facts, the doc.
+func ruleDoc(r *analyzer.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s (%s)\n\n%s.\n\nSeverity: %s.", r.Name, r.ID, strings.TrimSuffix(r.Title, "."), r.Severity)
+	if r.DefaultOff {
+		b.WriteString(" Off by default: enable it with --select " + r.ID + ".")
+	}
+	if r.Record != "" {
+		b.WriteString(" Derived from error record " + r.Record + ".")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(strings.TrimRight(r.Doc, "\n"))
+	b.WriteString("\n")
+	return b.String()
+}

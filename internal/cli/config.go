@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/discover"
+)
+
+// loadConfig resolves the configuration: --config, else the file found by
+// walking up from the first path (the --stdin-filename path when reading
+// standard input). Every problem in the file is printed with its line.
+func loadConfig(o *checkOptions, paths []string, all []*analyzer.Rule, stderr io.Writer) (*config.Config, bool) {
+	first := "."
+	switch {
+	case o.stdinFilename != "":
+		first = o.stdinFilename
+	case len(paths) > 0 && paths[0] != "-":
+		first = paths[0]
+	}
+	cfg, err := config.Resolve(o.configFile, first, all)
+	if err != nil {
+		var es config.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				fmt.Fprintf(stderr, "sglint: %s\n", e)
+			}
+		} else {
+			fmt.Fprintf(stderr, "sglint: %v\n", err)
+		}
+		return nil, false
+	}
+	return cfg, true
+}
+
+// discoverOptions merges the config's file selection with the command
+// line's: exclude replaces the default excludes, extend-exclude and
+// --exclude add to them; --respect-gitignore, when given, wins. Config
+// globs with a "/" are relative to the config's directory, so they are made
+// absolute (discover matches absolute globs against absolute paths); globs
+// without one match base names anywhere and stay as written.
+func discoverOptions(cfg *config.Config, o *checkOptions) discover.Options {
+	opts := discover.DefaultOptions()
+	opts.RespectGitignore = cfg.RespectGitignore
+	if o.respectGitignore.set {
+		opts.RespectGitignore = o.respectGitignore.value
+	}
+	if cfg.Exclude != nil {
+		opts.NoDefaultExcludes = true
+	}
+	for _, g := range append(append([]string(nil), cfg.Exclude...), cfg.ExtendExclude...) {
+		opts.Exclude = append(opts.Exclude, anchorGlob(cfg.Root, g))
+	}
+	opts.Exclude = append(opts.Exclude, o.excludes...)
+	return opts
+}
+
+// anchorGlob makes a config glob containing "/" absolute under root.
+func anchorGlob(root, glob string) string {
+	g := strings.TrimPrefix(filepath.ToSlash(glob), "./")
+	if !strings.Contains(strings.TrimSuffix(g, "/"), "/") || strings.HasPrefix(g, "/") {
+		return glob
+	}
+	return globEscape(filepath.ToSlash(root)) + "/" + g
+}
+
+// globEscape quotes the characters doublestar treats as syntax.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// boolFlag is a boolean flag that remembers whether it was given, so that
+// the config's value holds unless the command line overrides it.
+type boolFlag struct{ set, value bool }
+
+func (b *boolFlag) String() string { return fmt.Sprint(b.value) }
+
+func (b *boolFlag) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "true", "1", "yes":
+		b.value = true
+	case "false", "0", "no":
+		b.value = false
+	default:
+		return fmt.Errorf("want true or false, got %q", v)
+	}
+	b.set = true
+	return nil
+}
+
+func (b *boolFlag) IsBoolFlag() bool { return true }

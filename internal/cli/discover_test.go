@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	code = Main(args, nil, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+func TestDiscoveryExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "pkg/ok.py", "x = 1\n")
+	write(t, dir, "pkg/legacy/broken.py", "def f(:\n")
+	write(t, dir, "pkg/blob.py", "\x00\x01")
+	write(t, dir, ".gitignore", "generated/\n")
+	write(t, dir, "generated/broken.py", "def f(:\n")
+
+	code, stdout, stderr := run(t, dir)
+	assert.Equal(t, ExitFindings, code)
+	assert.Regexp(t, `^pkg/legacy/broken.py:1:\d+: SGL000 [^\n]*\nFound 1 problem in 1 file.\n$`, stdout, "generated/ is gitignored")
+	assert.Equal(t, "sglint: pkg/blob.py: warning: binary file (NUL byte at 1:1), skipped\n", stderr)
+
+	code, stdout, _ = run(t, dir, "--exclude", "legacy", "--exclude=*.txt", "pkg")
+	assert.Equal(t, ExitClean, code, "a skipped binary file does not fail the run")
+	assert.Equal(t, "All checks passed.\n", stdout)
+
+	// An unusable argument fails the run, after the others are checked.
+	code, stdout, stderr = run(t, dir, "pkg/legacy", "missing.py")
+	assert.Equal(t, ExitError, code)
+	assert.Regexp(t, `^pkg/legacy/broken.py:1:\d+: SGL000 `, stdout)
+	assert.Equal(t, "sglint: missing.py: no such file or directory\n", stderr)
+
+	code, _, stderr = run(t, dir, "--exclude", "[", "pkg")
+	assert.Equal(t, ExitError, code)
+	assert.Equal(t, "sglint: [: invalid exclude glob\n", stderr)
+}

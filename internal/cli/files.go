@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/discover"
+)
+
+// inputSet is what a run loads: the files to report on, then the rest of
+// the project as context (Report false) so that cross-file facts (a base
+// class in a file nobody changed) are known when only some files are
+// checked, as under pre-commit.
+type inputSet struct {
+	inputs   []analyzer.Input
+	problems []analyzer.Problem
+	root     string          // directory module names are relative to
+	reported map[string]bool // display paths of the inputs to report on
+	context  map[string]bool // display paths of the context inputs
+	// stats are the reported files' stat results before the run, so that
+	// --add-noqa can tell a file that changed meanwhile.
+	stats map[string]os.FileInfo
+	abs   map[string]string // display path -> absolute path of reported files
+}
+
+// onDisk returns the absolute path of a reported file and its stat before
+// the run ("" for standard input).
+func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
+	return s.abs[path], s.stats[path]
+}
+
+// findInputs turns the command line's paths into inputs with
+// analyzer/discover (gitignore, default, config and --exclude globs,
+// symbolic links); "-" reads one file from standard input, shown as
+// stdinName when set. Problems with Warning set do not fail the run.
+func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
+	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{},
+		stats: map[string]os.FileInfo{}, abs: map[string]string{}}
+	var onDisk []string
+	var stdinAbs string
+	for _, p := range paths {
+		if p != "-" {
+			onDisk = append(onDisk, p)
+			continue
+		}
+		in, prob := readStdin(stdin, stdinName)
+		if prob != nil {
+			s.problems = append(s.problems, *prob)
+			continue
+		}
+		stdinAbs = in.Abs
+		s.add(in)
+	}
+	rootPaths := onDisk
+	if stdinName != "" {
+		rootPaths = append(rootPaths, stdinName)
+	}
+	if len(rootPaths) == 0 {
+		rootPaths = []string{"."}
+	}
+	s.root = discover.ProjectRoot(rootPaths)
+	if len(onDisk) > 0 {
+		files, found := discover.Find(onDisk, opts)
+		for _, p := range found {
+			s.problems = append(s.problems, analyzer.Problem{Path: p.Path, Message: p.Message, Warning: p.Warning})
+		}
+		for _, f := range files {
+			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true})
+			s.abs[f.Path] = f.Abs
+			if fi, err := os.Stat(f.Abs); err == nil {
+				s.stats[f.Path] = fi
+			}
+		}
+	}
+	s.addContext(opts, stdinAbs)
+	return s
+}
+
+func (s *inputSet) add(in analyzer.Input) {
+	if in.Report {
+		s.reported[in.Path] = true
+	} else {
+		s.context[in.Path] = true
+	}
+	s.inputs = append(s.inputs, in)
+}
+
+// addContext loads the project's other Python files, found with the same
+// discovery options, when the root is a real project (it holds a project
+// marker: never a walk of / or a home directory). Problems met there are
+// not the run's: an unreadable file nobody asked about must not fail it.
+func (s *inputSet) addContext(opts discover.Options, stdinAbs string) {
+	if !isProjectRoot(s.root) {
+		return
+	}
+	seen := map[string]bool{filepath.Clean(stdinAbs): stdinAbs != ""}
+	for _, in := range s.inputs {
+		if in.Abs != "" {
+			seen[filepath.Clean(in.Abs)] = true
+		}
+	}
+	files, _ := discover.Find([]string{s.root}, opts)
+	for _, f := range files {
+		if !seen[filepath.Clean(f.Abs)] && !s.reported[f.Path] {
+			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs})
+		}
+	}
+}
+
+// projectMarkers are the files discover.ProjectRoot looks for.
+var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
+
+func isProjectRoot(dir string) bool {
+	for _, m := range projectMarkers {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// readStdin reads standard input as one file: shown as "-", or as name
+// (--stdin-filename) with that path's absolute form for configs and
+// per-file-ignores.
+func readStdin(stdin io.Reader, name string) (analyzer.Input, *analyzer.Problem) {
+	display := "-"
+	if name != "" {
+		display = filepath.ToSlash(filepath.Clean(name))
+	}
+	if stdin == nil {
+		return analyzer.Input{}, &analyzer.Problem{Path: display, Message: "cannot read: no standard input"}
+	}
+	src, err := io.ReadAll(stdin)
+	if err != nil {
+		return analyzer.Input{}, &analyzer.Problem{Path: display, Message: fmt.Sprintf("cannot read: %v", err)}
+	}
+	in := analyzer.Input{Path: display, Src: src, Report: true}
+	if name != "" {
+		in.Abs, _ = filepath.Abs(name)
+	}
+	return in, nil
+}

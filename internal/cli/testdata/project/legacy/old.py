@@ -1,0 +1,2 @@
+print "python 2"
+x = = 1

@@ -1,0 +1,3 @@
+class KVReceiver:
+    def poll(self):
+        return self.state

@@ -1,0 +1,3 @@
+class KVSender:
+    def send(self, req):
+        self.engine.transfer(req.room req.payload)

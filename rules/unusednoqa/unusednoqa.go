@@ -1,0 +1,113 @@
+// Package unusednoqa reports suppression comments that suppress nothing
+// (SGL100). Whether a directive was used is known only after every rule
+// has run on the file and suppressions were applied, so the rule's Run
+// does nothing and the CLI calls Check on the run's result.
+package unusednoqa
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/noqa"
+)
+
+//go:embed doc.md
+var doc string
+
+// Rule SGL100 unused-noqa.
+var Rule = &analyzer.Rule{
+	ID:         "SGL100",
+	Name:       "unused-noqa",
+	Severity:   analyzer.Warning,
+	Title:      "Suppression comment that suppresses nothing",
+	Doc:        doc,
+	DefaultOff: true,
+	// Run has nothing to do per file: see Check.
+	Run: func(*analyzer.Pass) error { return nil },
+}
+
+// sglintCode is the shape of sglint's rule IDs; other codes belong to other
+// linters.
+var sglintCode = regexp.MustCompile(`^SGL[0-9]+$`)
+
+// Check returns SGL100 findings for the directives of sets (a run's
+// Result.Noqa, usage recorded) given the rules that ran and all registered
+// rules. Call it only when SGL100 is selected.
+func Check(sets []*noqa.Set, ran, registered []*analyzer.Rule) []analyzer.Diagnostic {
+	ranIDs, known := map[string]bool{}, map[string]bool{}
+	for _, r := range ran {
+		ranIDs[r.ID] = true
+	}
+	for _, r := range registered {
+		known[r.ID] = true
+	}
+	var out []analyzer.Diagnostic
+	for _, set := range sets {
+		for _, d := range set.Directives {
+			msg := message(d, ranIDs, known)
+			if msg == "" || silenced(set, d) {
+				continue
+			}
+			out = append(out, analyzer.Diagnostic{
+				Rule: Rule, Path: set.Path, Start: d.Start, End: d.End,
+				Message: msg, Record: Rule.Record, LineText: d.Text,
+			})
+		}
+	}
+	return out
+}
+
+// silenced reports whether SGL100 is turned off for d: by a directive
+// naming SGL100 explicitly, on d's line or file-wide (d itself included).
+// A bare noqa does not count, or an unused bare `# sglint: noqa` would
+// silence its own report.
+func silenced(set *noqa.Set, d *noqa.Directive) bool {
+	for _, o := range set.Directives {
+		if !o.Invalid && slices.Contains(o.Codes, Rule.ID) && (o.FileLevel || o.Start.Line == d.Start.Line) {
+			return true
+		}
+	}
+	return false
+}
+
+// message describes what is unused in d, or "" if nothing is.
+func message(d *noqa.Directive, ran, known map[string]bool) string {
+	if d.Invalid {
+		return ""
+	}
+	if d.Codes == nil {
+		if d.FileLevel && !d.Used() {
+			return "unused `sglint: noqa` directive: it suppresses no finding in this file"
+		}
+		return "" // a bare line-level noqa may be another linter's
+	}
+	var unused, unknown []string
+	for _, c := range d.UnusedCodes() {
+		switch {
+		case !sglintCode.MatchString(c) || c == Rule.ID:
+		case !known[c]:
+			unknown = append(unknown, c)
+		case ran[c]:
+			unused = append(unused, c)
+		}
+	}
+	var parts []string
+	if len(unused) > 0 {
+		parts = append(parts, fmt.Sprintf("unused `noqa` code%s %s", plural(unused), strings.Join(unused, ", ")))
+	}
+	if len(unknown) > 0 {
+		parts = append(parts, fmt.Sprintf("unknown rule code%s %s", plural(unknown), strings.Join(unknown, ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(s []string) string {
+	if len(s) == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,83 @@
+package scripts
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// buildSglint builds the real binary from this repository.
+func buildSglint(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "sglint")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/sglint")
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// TestActionScriptWithRealBinary runs the action's script as the action
+// does (GITHUB_STEP_SUMMARY and GITHUB_OUTPUT set) on a fixture project:
+// annotations in the log, every finding in the summary table, SARIF that
+// validates against the SARIF 2.1.0 schema.
+func TestActionScriptWithRealBinary(t *testing.T) {
+	requireTool(t, "bash")
+	bin := buildSglint(t)
+	e := newActionEnv(t)
+	for name, src := range map[string]string{
+		"pyproject.toml":       "[tool.sglint]\nignore = []\n",
+		"pkg/conn.py":          "def send_kvcache(self, req:\n    pass\n",
+		"pkg/mooncake/conn.py": "x = = 1\n",
+		"pkg/ok.py":            "x = 1\n",
+		"pkg/suppressed.py":    "x = = 1  # noqa: SGL000\n",
+		"pkg/pipe | <tag>.py":  "y = = 2\n",
+		"other/not_checked.py": "z = = 3\n",
+	} {
+		p := filepath.Join(e.dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	}
+
+	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_SARIF_FILE=out/sglint.sarif")
+	assert.Equal(t, 1, code, stdout)
+	assert.Contains(t, stdout, "::error title=sglint (SGL000),file=pkg/conn.py,line=1,")
+	assert.Contains(t, stdout, "\npkg/mooncake/conn.py:1:5: SGL000 ", "plain lines follow the annotations")
+
+	summary := read(t, e.summary)
+	assert.True(t, strings.HasPrefix(summary, "### sglint\n\n3 finding(s).\n\n| Rule | Location | Message |\n| --- | --- | --- |\n"), summary)
+	assert.Contains(t, summary, "| SGL000 | pkg/mooncake/conn.py:1:5 | syntax error: unexpected `=` |")
+	assert.Contains(t, summary, "| SGL000 | pkg/pipe \\| &lt;tag&gt;.py:1:5 |")
+	assert.NotContains(t, summary, "suppressed.py")
+	assert.NotContains(t, summary, "not_checked.py")
+	assert.Equal(t, "findings=3\nexit-code=1\n", read(t, e.output))
+
+	sarif, err := os.ReadFile(filepath.Join(e.dir, "out", "sglint.sarif"))
+	require.NoError(t, err)
+	schema, err := filepath.Abs(filepath.Join("..", "testdata", "sarif", "sarif-schema-2.1.0.json"))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	sch, err := c.Compile(schema)
+	require.NoError(t, err)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarif))
+	require.NoError(t, err)
+	assert.NoError(t, sch.Validate(inst))
+	assert.Equal(t, 3, strings.Count(string(sarif), `"ruleId": "SGL000"`))
+
+	// A config error fails the step whatever fail-on-findings says.
+	require.NoError(t, os.WriteFile(filepath.Join(e.dir, "pyproject.toml"), []byte("[tool.sglint]\nselct = []\n"), 0o644))
+	e2 := e
+	e2.summary, e2.output = filepath.Join(e.dir, "summary2.md"), filepath.Join(e.dir, "output2.txt")
+	_, code = e2.run(t, bin, "INPUT_PATHS=pkg", "INPUT_FAIL_ON_FINDINGS=false")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\n", read(t, e2.summary))
+}

@@ -1,0 +1,151 @@
+package scripts
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// actionEnv is the environment GitHub gives the action's run step.
+type actionEnv struct {
+	dir, summary, output string
+}
+
+func newActionEnv(t *testing.T) actionEnv {
+	t.Helper()
+	dir := t.TempDir()
+	return actionEnv{dir: dir, summary: filepath.Join(dir, "summary.md"), output: filepath.Join(dir, "output.txt")}
+}
+
+// run runs scripts/action.sh with sglint at binary, in e.dir, and returns
+// its stdout and exit code.
+func (e actionEnv) run(t *testing.T, binary string, env ...string) (string, int) {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed")
+	}
+	script, err := filepath.Abs("action.sh")
+	require.NoError(t, err)
+	cmd := exec.Command(bash, script)
+	cmd.Dir = e.dir
+	cmd.Env = append(os.Environ(), "SGLINT="+binary, "GITHUB_STEP_SUMMARY="+e.summary, "GITHUB_OUTPUT="+e.output,
+		"GITHUB_SERVER_URL=", "GITHUB_REPOSITORY=", "GITHUB_SHA=",
+		"INPUT_PATHS=", "INPUT_ARGS=", "INPUT_SARIF_FILE=", "INPUT_FAIL_ON_FINDINGS=")
+	cmd.Env = append(cmd.Env, env...)
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	cmd.Stderr = os.Stderr
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return stdout.String(), code
+}
+
+func read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// fakeSglint writes a stand-in for the binary that logs its arguments,
+// prints stdout for --format github and "{}" for --format sarif, and exits
+// with code. It tests the script's own logic (argument splitting, exit codes,
+// the summary); action_e2e_test.go runs the real binary.
+func fakeSglint(t *testing.T, dir, stdout string, code int) string {
+	t.Helper()
+	p := filepath.Join(dir, "fake-sglint")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + filepath.Join(dir, "args.log") + "'\n" +
+		"case \"$2\" in sarif) echo '{}'; exit 0;; esac\n" +
+		"cat <<'OUT'\n" + stdout + "OUT\nexit " + string(rune('0'+code)) + "\n"
+	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
+	return p
+}
+
+func TestActionScriptSummaryAndExitCodes(t *testing.T) {
+	e := newActionEnv(t)
+	out := "::error title=sglint (SGL001),file=a.py,line=3,col=5::a.py:3:5: SGL001 send before ready\n" +
+		"a.py:3:5: SGL001 send before ready\n" +
+		"dir with space/b.py:10:1: SGL002 compare a | b <tag> & more\n" +
+		"Found 2 problems in 2 files.\n"
+	bin := fakeSglint(t, e.dir, out, 1)
+
+	stdout, code := e.run(t, bin, "INPUT_PATHS=src\n  tests/*.py", "INPUT_ARGS=--select SGL0 --baseline b.json",
+		"INPUT_SARIF_FILE=reports/sglint.sarif")
+	assert.Equal(t, 1, code, "findings fail by default")
+	assert.Equal(t, out, stdout, "the log carries sglint's output unchanged")
+	assert.Equal(t, "--format github --select SGL0 --baseline b.json src tests/*.py\n"+
+		"--format sarif --exit-zero --select SGL0 --baseline b.json src tests/*.py\n",
+		read(t, filepath.Join(e.dir, "args.log")), "inputs split on whitespace, globs left alone")
+	assert.Equal(t, "{}\n", read(t, filepath.Join(e.dir, "reports/sglint.sarif")))
+	assert.Equal(t, `### sglint
+
+2 finding(s).
+
+| Rule | Location | Message |
+| --- | --- | --- |
+| SGL001 | a.py:3:5 | send before ready |
+| SGL002 | dir with space/b.py:10:1 | compare a \| b &lt;tag&gt; &amp; more |
+`, read(t, e.summary))
+	assert.Equal(t, "findings=2\nexit-code=1\n", read(t, e.output))
+
+	// fail-on-findings: false turns findings into success.
+	e = newActionEnv(t)
+	_, code = e.run(t, fakeSglint(t, e.dir, out, 1), "INPUT_FAIL_ON_FINDINGS=false")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "--format github .\n", read(t, filepath.Join(e.dir, "args.log")), "paths default to .")
+}
+
+func TestActionScriptLinksOnGitHub(t *testing.T) {
+	e := newActionEnv(t)
+	bin := fakeSglint(t, e.dir, "./pkg/conn.py:7:9: SGL001 m\n../up.py:1:1: SGL001 m\n", 1)
+	_, code := e.run(t, bin, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=o/r", "GITHUB_SHA=abc")
+	assert.Equal(t, 1, code)
+	summary := read(t, e.summary)
+	assert.Contains(t, summary, "| SGL001 | [pkg/conn.py:7:9](https://github.example/o/r/blob/abc/pkg/conn.py#L7) | m |")
+	assert.Contains(t, summary, "| SGL001 | ../up.py:1:1 | m |", "no link outside the checkout")
+}
+
+func TestActionScriptCleanAndErrors(t *testing.T) {
+	e := newActionEnv(t)
+	_, code := e.run(t, fakeSglint(t, e.dir, "All checks passed.\n", 0))
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "### sglint\n\nAll checks passed.\n", read(t, e.summary))
+	assert.Equal(t, "findings=0\nexit-code=0\n", read(t, e.output))
+
+	e = newActionEnv(t)
+	_, code = e.run(t, fakeSglint(t, e.dir, "", 2), "INPUT_FAIL_ON_FINDINGS=false")
+	assert.Equal(t, 2, code, "errors fail even with fail-on-findings false")
+	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\n", read(t, e.summary))
+
+	e = newActionEnv(t)
+	stdout, code := e.run(t, fakeSglint(t, e.dir, "", 0), "INPUT_FAIL_ON_FINDINGS=maybe")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stdout, "fail-on-findings must be true or false")
+}
+
+func TestActionScriptSummaryBudget(t *testing.T) {
+	e := newActionEnv(t)
+	var out strings.Builder
+	msg := strings.Repeat("x", 1000)
+	for i := 1; i <= 1000; i++ {
+		out.WriteString("a.py:1:1: SGL001 " + msg + "\n")
+	}
+	_, code := e.run(t, fakeSglint(t, e.dir, out.String(), 1))
+	assert.Equal(t, 1, code)
+	summary := read(t, e.summary)
+	assert.Less(t, len(summary), 1<<20, "GitHub's step summary limit")
+	assert.Contains(t, summary, "1000 finding(s).")
+	assert.Regexp(t, `\n\d+ more finding\(s\) are not shown here`, summary)
+	assert.Equal(t, "findings=1000\nexit-code=1\n", read(t, e.output))
+}

@@ -1,0 +1,118 @@
+package scripts
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// requireTool finds a program, skipping the test when it is absent unless
+// SGLINT_REQUIRE_E2E is set (.ci/run sets it after installing the tools, so
+// CI cannot pass by skipping).
+func requireTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("SGLINT_REQUIRE_E2E") != "" {
+			t.Fatalf("%s is not installed (SGLINT_REQUIRE_E2E is set)", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+	return p
+}
+
+// repoRoot is the root of this repository: the module root above scripts/.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(root, "go.mod"))
+	require.FileExists(t, filepath.Join(root, ".pre-commit-hooks.yaml"))
+	return root
+}
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=sglint test", "-c", "user.email=test@sglint.invalid",
+		"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return string(out)
+}
+
+// TestPreCommitTryRepo runs the real pre-commit on a temporary repository
+// with this repository as the hook source. pre-commit builds the hook with
+// `go install ./...` from a clone of this repository at HEAD (try-repo adds
+// uncommitted changes to tracked files, not new untracked files).
+func TestPreCommitTryRepo(t *testing.T) {
+	precommit := requireTool(t, "pre-commit")
+	requireTool(t, "git")
+	requireTool(t, "go") // language: golang uses the system Go when there is one
+	root := repoRoot(t)
+	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		if os.Getenv("SGLINT_REQUIRE_E2E") != "" {
+			t.Fatalf("%s is not a git checkout: pre-commit try-repo needs one", root)
+		}
+		t.Skipf("%s is not a git checkout", root)
+	}
+
+	work := t.TempDir()
+	files := map[string]string{
+		"pkg/bad.py":  "def send_kvcache(self, req:\n    pass\n",
+		"pkg/good.py": "def send_kvcache(self, req):\n    pass\n",
+		"notes.txt":   "def broken(:\n", // not Python: pre-commit must not pass it to sglint
+	}
+	for name, content := range files {
+		p := filepath.Join(work, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	gitIn(t, work, "init", "-q")
+	gitIn(t, work, "add", ".")
+	gitIn(t, work, "commit", "-q", "-m", "fixture")
+
+	home := t.TempDir()
+	tryRepo := func(files ...string) (string, int) {
+		cmd := exec.Command(precommit, append([]string{"try-repo", root, "sglint", "--files"}, files...)...)
+		cmd.Dir = work
+		// A private pre-commit store; Go's module and build caches are
+		// shared so the hook's `go install` does not download again.
+		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never",
+			"GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOCACHE="+goEnv(t, "GOCACHE"), "CGO_ENABLED=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(t, err, "%s", out)
+		}
+		return string(out), code
+	}
+
+	out, code := tryRepo("pkg/bad.py", "pkg/good.py", "notes.txt")
+	assert.Equal(t, 1, code, "%s", out)
+	assert.Regexp(t, `sglint\.+Failed`, out)
+	assert.Regexp(t, `(?m)^pkg/bad\.py:1:\d+: SGL000 syntax error`, out)
+	assert.NotContains(t, out, "notes.txt", "types: [python] filters non-Python files")
+	assert.NotContains(t, out, "pkg/good.py:")
+
+	out, code = tryRepo("pkg/good.py", "notes.txt")
+	assert.Equal(t, 0, code, "%s", out)
+	assert.Regexp(t, `sglint\.+Passed`, out)
+	if t.Failed() {
+		t.Logf("pre-commit output:\n%s", strings.TrimSpace(out))
+	}
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	require.NoError(t, err)
+	return strings.TrimSpace(string(out))
+}

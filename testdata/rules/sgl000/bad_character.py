@@ -1,0 +1,1 @@
+total = $  # want: SGL000 "unexpected `\$`"

@@ -1,0 +1,1 @@
+status = = "done"  # want: SGL000 "unexpected `=`"

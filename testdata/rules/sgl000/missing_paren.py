@@ -1,0 +1,2 @@
+def poll(:  # want: SGL000 "^syntax error: missing `\)`$"
+    pass

@@ -1,0 +1,2 @@
+ready = True
+)  # want: SGL000 "unexpected `\)`"

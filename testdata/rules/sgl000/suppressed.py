@@ -1,0 +1,3 @@
+# sglint: noqa: SGL000
+def broken(:
+    pass

@@ -1,0 +1,60 @@
+"""Send entries called from the scheduler: a KeyError here surfaces in the
+caller, so every lookup needs a membership or non-None fact."""
+
+import time
+
+from tablepkg.base import PeerTables
+
+
+class LookupSender(PeerTables):
+    def __init__(self, agent):
+        super().__init__()
+        self.agent = agent
+
+    def _fail(self, peer):
+        self.agent.report("peer %s is not registered" % peer)
+        return None
+
+    def send_plain(self, peer, pages):
+        layout = self.peer_layouts[peer]  # want: SGL004 "KeyError"
+        return self.agent.post(layout, pages)
+
+    def send_via_get(self, peer, pages):
+        layout = self.peer_layouts.get(peer)
+        if layout is None:
+            return self._fail(peer)
+        return self.agent.post(layout, pages)
+
+    def send_if_member(self, peer, pages):
+        if peer not in self.peer_layouts:
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_inside_member(self, peer, pages):
+        if peer in self.peer_layouts:
+            return self.agent.post(self.peer_layouts[peer], pages)
+        return self._fail(peer)
+
+    def send_conditional(self, peer, pages):
+        layout = self.peer_layouts[peer] if peer in self.peer_layouts else None
+        if layout is None:
+            return self._fail(peer)
+        return self.agent.post(layout, pages)
+
+    def send_when_present(self, peer, pages):
+        while peer not in self.peer_layouts:
+            time.sleep(0.01)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_wrong_key(self, peer, room, pages):
+        if room not in self.peer_layouts:
+            return self._fail(room)
+        return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+
+    def send_other_table(self, peer, pages):
+        if peer not in self.prepared:
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], self.prepared[peer])  # want: SGL004 "KeyError"
+
+    def describe(self, peer):
+        return self.peer_layouts[peer]

@@ -1,0 +1,13 @@
+"""Peer tables initialised and filled in a base class in its own module."""
+
+
+class PeerTables:
+    def __init__(self):
+        self.peer_layouts = {}
+        self.prepared = {}
+
+    def register_peer(self, name, layout):
+        self.peer_layouts[name] = layout
+
+    def register_prepared(self, name, handle):
+        self.prepared[name] = handle
