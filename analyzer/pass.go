@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -18,6 +19,18 @@ type File struct {
 type Project struct {
 	Root  string // directory module names are relative to
 	Files []*File
+	// Records are the error records of the run (Options.Records; nil when
+	// none were given).
+	Records *records.Set
+	// RaiseSites are the records' raise sites in every loaded file (reported
+	// on or context only), in input order, then source order.
+	RaiseSites []RaiseSite
+}
+
+// RaiseSite is a record's raise site in a file of the project.
+type RaiseSite struct {
+	File *File
+	records.Site
 }
 
 // Pass is what a rule's Run receives for one file.
