@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 
+	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -13,12 +14,26 @@ type File struct {
 	Abs    string // absolute path on disk ("" for stdin)
 	Tree   *syntax.Tree
 	Report bool // findings are wanted for this file (false: loaded for context only)
+	// Summary is the file's project-model summary (nil if summarising
+	// failed; an internal problem says why).
+	Summary *pymodel.Summary
+	// Module is the dotted module name, from the path relative to the root.
+	Module string
+	// Model is this file's index in Project.Index.Files, -1 if it is not
+	// in the index.
+	Model int32
+
+	pkg bool // an __init__ module
 }
 
 // Project is everything loaded for a run; rules see it read-only.
 type Project struct {
 	Root  string // directory module names are relative to
 	Files []*File
+	// Index links the summaries of all files loaded (reported on or
+	// context only): classes across files, the call graph, function
+	// summaries. Built once after loading; safe for concurrent reads.
+	Index *pymodel.Index
 	// Records are the error records of the run (Options.Records; nil when
 	// none were given).
 	Records *records.Set

@@ -9,7 +9,9 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/noqa"
+	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -52,7 +54,7 @@ const DefaultMaxFileSize = 32 << 20
 type Options struct {
 	Rules []*Rule // rules to run, already filtered by selection
 	Jobs  int     // worker goroutines; <= 0 means the number of CPUs
-	Root  string  // project root for module names
+	Root  string  // project root for module names; "" means discover.ProjectRoot of the inputs
 	// RuleOptions holds configured options by rule ID, each a value of the
 	// type the rule's Options hook returns. Rules absent here get defaults.
 	RuleOptions map[string]any
@@ -95,10 +97,17 @@ func Run(inputs []Input, opts Options) *Result {
 	problems := make([][]Problem, len(inputs))
 	sites := make([][]records.Site, len(inputs))
 
-	// Phase 1: read and parse, and find the records' raise sites.
+	root := opts.Root
+	if root == "" {
+		root = rootOf(inputs)
+	}
+
+	// Phase 1: read, parse and summarise, one parser and one summarizer
+	// per worker; find the records' raise sites.
 	parallel(len(inputs), jobs, func(next <-chan int) {
 		parser := syntax.NewParser()
 		defer parser.Close()
+		var summarizer pymodel.Summarizer
 		for i := range next {
 			func() {
 				defer recoverInto(&problems[i], inputs[i].Path)
@@ -108,12 +117,13 @@ func Run(inputs []Input, opts Options) *Result {
 					return
 				}
 				files[i] = f
+				summarize(&summarizer, f, root, &problems[i])
 				sites[i] = opts.Records.Find(f.Tree)
 			}()
 		}
 	})
 
-	project := &Project{Root: opts.Root, Records: opts.Records}
+	project := &Project{Root: root, Records: opts.Records}
 	for i, f := range files {
 		if f != nil {
 			project.Files = append(project.Files, f)
@@ -122,6 +132,8 @@ func Run(inputs []Input, opts Options) *Result {
 			}
 		}
 	}
+	ix, indexProblem := buildIndex(project.Files)
+	project.Index = ix
 
 	// Phase 2: rules and suppression comments, per file.
 	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
@@ -158,6 +170,9 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	for i := range inputs {
 		res.Problems = append(res.Problems, problems[i]...)
+	}
+	if indexProblem != nil {
+		res.Problems = append(res.Problems, *indexProblem)
 	}
 	var all []Diagnostic
 	for i := range inputs {
@@ -376,4 +391,65 @@ func parallel(n, jobs int, worker func(next <-chan int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// rootOf is the project root of the inputs read from disk.
+func rootOf(inputs []Input) string {
+	var paths []string
+	for _, in := range inputs {
+		if in.Abs != "" {
+			paths = append(paths, in.Abs)
+		} else if in.Path != "" {
+			paths = append(paths, in.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	return discover.ProjectRoot(paths)
+}
+
+// summarize fills f's summary and module name. A panic in the model costs
+// the file its summary (an internal problem), not its rules.
+func summarize(z *pymodel.Summarizer, f *File, root string, problems *[]Problem) {
+	f.Model = -1
+	path := f.Abs
+	if path == "" {
+		path = f.Path
+	}
+	f.Module, f.pkg = pymodel.ModuleName(root, path)
+	defer func() {
+		if v := recover(); v != nil {
+			f.Summary = nil
+			*z = pymodel.Summarizer{} // its buffers may be half-written
+			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
+		}
+	}()
+	f.Summary = z.Summarize(f.Tree)
+}
+
+// buildIndex links the summaries of all loaded files, in input order (so
+// the index does not depend on scheduling). If linking panics, the run
+// goes on with an empty index and an internal problem.
+func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
+	var srcs []pymodel.SourceFile
+	for _, f := range files {
+		if f.Summary == nil {
+			continue
+		}
+		f.Model = int32(len(srcs))
+		srcs = append(srcs, pymodel.SourceFile{Path: f.Path, Module: f.Module, Package: f.pkg, Summary: f.Summary})
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			for _, f := range files {
+				f.Model = -1
+			}
+			ix = pymodel.NewIndex(nil)
+			prob = &Problem{Path: "(project model)", Internal: true,
+				Message: fmt.Sprintf("project index panicked: %v\n%s", v, debug.Stack())}
+		}
+	}()
+	return pymodel.NewIndex(srcs), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -168,4 +169,75 @@ func TestLoneCarriageReturn(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d:%d %s", d.Start.Line, d.Start.Column, d.Message))
 	}
 	assert.Equal(t, []string{"1:1 a", "2:1 b", "3:1 c", "5:1 d"}, got)
+}
+
+// modelRule reports, at every call site, where the project model resolves
+// it, and at each class the attributes its bases declare Optional: enough
+// to see the index built over files the rule does not run on.
+var modelRule = &analyzer.Rule{ID: "SGL902", Name: "model", Run: func(p *analyzer.Pass) error {
+	ix := p.Project.Index
+	if p.File.Model < 0 {
+		return fmt.Errorf("%s not in the index", p.File.Path)
+	}
+	s := ix.Summary(p.File.Model)
+	for ci, c := range s.Calls {
+		for _, cal := range ix.Callees(pymodel.CallSite{File: p.File.Model, Call: int32(ci)}) {
+			if cal.Func.Valid() {
+				p.ReportNode(c.At.Node, fmt.Sprintf("%s -> %s", c.Callee(), ix.FuncName(cal.Func)))
+			}
+		}
+	}
+	for ci, c := range s.Classes {
+		cr := pymodel.ClassRef{File: p.File.Model, Class: int32(ci)}
+		for _, name := range []string{"mem_kind", "peers", "descs"} {
+			if a := ix.Attr(cr, name); len(a.Assigns) > 0 {
+				p.ReportNode(c.NameAt.Node, fmt.Sprintf("%s.%s optional=%v sites=%d", ix.ClassName(cr), name, a.Optional, len(a.Assigns)))
+			}
+		}
+	}
+	for _, e := range ix.Entries() {
+		if e.Site.File == p.File.Model {
+			p.ReportNode(ix.Call(e.Site).At.Node, "thread entry "+ix.FuncName(e.Func))
+		}
+	}
+	return nil
+}}
+
+// The engine summarises every file in phase 1 and links them once: module
+// names come from the project root (found from pyproject.toml), relative
+// imports and bases resolve across files, and the outcome is the same for
+// any number of workers.
+func TestProjectModel(t *testing.T) {
+	root := filepath.Join("..", "testdata", "model", "kvproj")
+	var inputs []analyzer.Input
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			abs, _ := filepath.Abs(p)
+			rel, _ := filepath.Rel(root, p)
+			// Only the mori file is reported on; the rest is context.
+			inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: strings.Contains(rel, "mori")})
+		}
+		return err
+	}))
+	var first []string
+	for _, jobs := range []int{1, 2, 3} {
+		res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{modelRule}, Jobs: jobs})
+		require.Empty(t, res.Problems)
+		var got []string
+		for _, d := range res.Diagnostics {
+			got = append(got, fmt.Sprintf("%s:%d: %s", d.Path, d.Start.Line, d.Message))
+		}
+		if first == nil {
+			first = got
+			assert.Equal(t, []string{
+				"pkg/mori/conn.py:6: pkg.mori.conn.Manager.descs optional=false sites=1",
+				"pkg/mori/conn.py:6: pkg.mori.conn.Manager.peers optional=false sites=1",
+				"pkg/mori/conn.py:8: super().__init__ -> pkg.common.conn.BaseManager.__init__",
+				"pkg/mori/conn.py:12: thread entry pkg.mori.conn.Manager.transfer_worker",
+				"pkg/mori/conn.py:16: self.send_one -> pkg.mori.conn.Manager.send_one",
+			}, got)
+			continue
+		}
+		assert.Equal(t, first, got, "jobs=%d", jobs)
+	}
 }

@@ -55,8 +55,46 @@ func TestFlattenShape(t *testing.T) {
 }
 
 func TestKindsAreCanonical(t *testing.T) {
-	for _, k := range []Kind{Identifier, Call, Attribute, KwNot, OpIsNot} {
+	for _, k := range []Kind{Identifier, Call, Attribute, KwNot, OpIsNot, Block, AsPattern} {
 		assert.Equal(t, k, canonical[k], k.String())
+	}
+	// Every kind a parsed tree carries equals the Kind variable of its name
+	// (the grammar has aliased symbols; the variables must be canonical too).
+	tree := parse(t, `import a.b as c
+from .m import (x as y, z)
+@dec(1)
+class C(B, metaclass=M):
+    def f(self, a: int = 1, *args, b, **kw) -> None:
+        try:
+            with open(a) as fh, lock:
+                pass
+        except (KeyError, ValueError) as e:
+            raise RuntimeError("x") from e
+        except* OSError:
+            pass
+        else:
+            return [i for i in a if i], {k: v for k, v in kw.items()}, lambda q: q
+        finally:
+            del self.x[0]
+        match a:
+            case [1, *rest] | {"k": _} if rest:
+                pass
+        while not (a is not None and b not in c):
+            a += -1 if a else 2
+        assert (n := len(a)) > 0, f"{n!r}"
+`)
+	for i := 0; i < tree.Len(); i++ {
+		n := NodeID(i)
+		if tree.IsError(n) || tree.IsMissing(n) {
+			continue
+		}
+		var want Kind
+		if tree.IsNamed(n) {
+			want = namedKind(tree.Kind(n).String())
+		} else {
+			want = anonKind(tree.Kind(n).String())
+		}
+		assert.Equal(t, want, tree.Kind(n), "node %d %s", i, tree.Kind(n))
 	}
 }
 

@@ -1,0 +1,155 @@
+package pymodel
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// The benchmarks run on the machine's Python standard library without its
+// test folders (the corpus of issue 8), and skip when there is none.
+
+type corpusFile struct {
+	path string
+	src  []byte
+}
+
+var (
+	corpusOnce sync.Once
+	corpus     []corpusFile
+	corpusRoot string
+)
+
+func stdlibCorpus(b *testing.B) ([]corpusFile, string) {
+	corpusOnce.Do(func() {
+		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+		if err != nil {
+			return
+		}
+		root := strings.TrimSpace(string(out))
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				switch d.Name() {
+				case "test", "tests", "idle_test", "site-packages", "__pycache__":
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(p, ".py") {
+				if src, err := os.ReadFile(p); err == nil {
+					corpus = append(corpus, corpusFile{p, src})
+				}
+			}
+			return nil
+		})
+		corpusRoot = root
+	})
+	if len(corpus) == 0 {
+		b.Skip("no python3 standard library found")
+	}
+	return corpus, corpusRoot
+}
+
+func parseCorpus(b *testing.B, files []corpusFile) []*syntax.Tree {
+	p := syntax.NewParser()
+	defer p.Close()
+	trees := make([]*syntax.Tree, len(files))
+	for i, f := range files {
+		t, err := p.Parse(f.src)
+		if err != nil {
+			b.Fatalf("%s: %v", f.path, err)
+		}
+		trees[i] = t
+	}
+	return trees
+}
+
+func corpusBytes(files []corpusFile) int64 {
+	var n int64
+	for _, f := range files {
+		n += int64(len(f.src))
+	}
+	return n
+}
+
+// BenchmarkStdlibParse is the baseline: parsing alone, one goroutine.
+func BenchmarkStdlibParse(b *testing.B) {
+	files, _ := stdlibCorpus(b)
+	b.SetBytes(corpusBytes(files))
+	b.ReportAllocs()
+	for b.Loop() {
+		parseCorpus(b, files)
+	}
+}
+
+// BenchmarkStdlibSummarize is the per-file model on parsed trees.
+func BenchmarkStdlibSummarize(b *testing.B) {
+	files, _ := stdlibCorpus(b)
+	trees := parseCorpus(b, files)
+	b.SetBytes(corpusBytes(files))
+	b.ReportAllocs()
+	var z Summarizer
+	for b.Loop() {
+		for _, t := range trees {
+			z.Summarize(t)
+		}
+	}
+}
+
+// BenchmarkStdlibIndex links the summaries of the whole corpus.
+func BenchmarkStdlibIndex(b *testing.B) {
+	files, root := stdlibCorpus(b)
+	trees := parseCorpus(b, files)
+	srcs := make([]SourceFile, len(files))
+	for i, f := range files {
+		mod, pkg := ModuleName(root, f.path)
+		srcs[i] = SourceFile{Path: f.path, Module: mod, Package: pkg, Summary: Summarize(trees[i])}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		NewIndex(srcs)
+	}
+}
+
+// BenchmarkStdlibModelOverhead parses, summarises and indexes the corpus,
+// interleaved file by file so that a busy machine slows both alike, and
+// reports the model's cost as a fraction of the parse ("model/parse"; the
+// engine budget for model + CFG is 0.30). Parse and summarise run on one
+// goroutine here; the index uses GOMAXPROCS workers as in a real run.
+func BenchmarkStdlibModelOverhead(b *testing.B) {
+	files, root := stdlibCorpus(b)
+	p := syntax.NewParser()
+	defer p.Close()
+	var z Summarizer
+	var parse, model time.Duration
+	srcs := make([]SourceFile, len(files))
+	for b.Loop() {
+		for i, f := range files {
+			t0 := time.Now()
+			tree, err := p.Parse(f.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			mod, pkg := ModuleName(root, f.path)
+			srcs[i] = SourceFile{Path: f.path, Module: mod, Package: pkg, Summary: z.Summarize(tree)}
+			t2 := time.Now()
+			parse += t1.Sub(t0)
+			model += t2.Sub(t1)
+		}
+		t0 := time.Now()
+		NewIndex(srcs)
+		model += time.Since(t0)
+	}
+	b.ReportMetric(float64(model)/float64(parse), "model/parse")
+}

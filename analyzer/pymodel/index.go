@@ -1,0 +1,631 @@
+package pymodel
+
+import (
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// SourceFile is one summarised file handed to NewIndex.
+type SourceFile struct {
+	Path    string // display path
+	Module  string // dotted module name (see ModuleName)
+	Package bool   // an __init__.py: relative imports start from the module itself
+	Summary *Summary
+}
+
+// ClassRef names a class of the project: Index.Files[File].Summary.Classes[Class].
+type ClassRef struct{ File, Class int32 }
+
+// FuncRef names a function of the project: Index.Files[File].Summary.Functions[Func].
+type FuncRef struct{ File, Func int32 }
+
+// UseRef names an AttrUse: Index.Files[File].Summary.Uses[Use].
+type UseRef struct{ File, Use int32 }
+
+// CallSite names a call: Index.Files[File].Summary.Calls[Call].
+type CallSite struct{ File, Call int32 }
+
+// RaiseRef names a raise statement: Index.Files[File].Summary.Raises[Raise].
+type RaiseRef struct{ File, Raise int32 }
+
+var (
+	NoClass = ClassRef{-1, -1}
+	NoFunc  = FuncRef{-1, -1}
+)
+
+func (r ClassRef) Valid() bool { return r.File >= 0 }
+func (r FuncRef) Valid() bool  { return r.File >= 0 }
+
+// Index is the project model: every file's Summary, linked. It is built
+// once per run by NewIndex and read-only afterwards, so any number of
+// goroutines may query it. It holds summaries only, never trees.
+type Index struct {
+	Files []SourceFile
+
+	modules  map[string]int32 // module name -> file
+	packages map[string]bool  // every module name and every prefix of one
+	suffixes map[string]int32 // dotted tails of module names (>= 2 segments) -> file, -1 if ambiguous
+	byPath   map[string]int32
+	files    []fileData
+
+	classes    map[string]ClassRef // qualified name -> class
+	funcs      map[string]FuncRef
+	mro        [][][]Base // [file][class]
+	subclasses map[ClassRef][]ClassRef
+
+	callees  [][]Callee // [file] flat, ranges in fileData.calleeAt
+	callers  map[FuncRef][]CallSite
+	entries  []Entry
+	funcSums [][]FuncSummary   // [file][func]
+	excNames map[excKey]string // exception names resolved during the build only
+	// Strongly connected components of the static call graph (non-virtual
+	// edges), callees before callers, and each function's component.
+	sccs  [][]FuncRef
+	sccOf [][]int32
+}
+
+// fileData is what the index derives per file.
+type fileData struct {
+	classNames []string         // qualified names, computed once
+	funcNames  []string         // "" for lambdas
+	scope      map[string]def   // module-level bindings
+	inner      map[innerKey]def // bindings local to a function
+	locals     map[innerKey]localType
+	classUses  []map[string][]int32 // [class] self path -> uses in the class's own methods
+	funcCalls  buckets              // [func] calls made in it (not in nested functions)
+	funcUses   buckets
+	funcRaises buckets
+	funcRets   buckets
+	calleeAt   []int32 // [call] start in Index.callees[file]; len calls+1
+}
+
+type defKind uint8
+
+const (
+	defClass defKind = iota + 1
+	defFunc
+	defImport
+	defGlobal
+)
+
+type def struct {
+	kind defKind
+	idx  int32
+}
+
+// localType is what a typed local is bound to: Type "" when its bindings
+// disagree; Ctor when Type is a callee rather than an annotation.
+type localType struct {
+	Type string
+	Ctor bool
+}
+
+type innerKey struct {
+	fn   int32
+	name string
+}
+
+// NewIndex links the summaries of a project. files must not change
+// afterwards. Files with the same module name: the first one wins.
+func NewIndex(files []SourceFile) *Index {
+	ix := &Index{
+		Files:      files,
+		modules:    map[string]int32{},
+		packages:   map[string]bool{},
+		suffixes:   map[string]int32{},
+		byPath:     map[string]int32{},
+		files:      make([]fileData, len(files)),
+		classes:    map[string]ClassRef{},
+		funcs:      map[string]FuncRef{},
+		subclasses: map[ClassRef][]ClassRef{},
+		callers:    map[FuncRef][]CallSite{},
+	}
+	for i := range files {
+		f := &files[i]
+		if f.Summary == nil {
+			f.Summary = &Summary{}
+		}
+		ix.byPath[f.Path] = int32(i)
+		if _, dup := ix.modules[f.Module]; !dup && f.Module != "" {
+			ix.modules[f.Module] = int32(i)
+		}
+		for m := f.Module; m != ""; m = parentModule(m) {
+			ix.packages[m] = true
+		}
+		parts := strings.Split(f.Module, ".")
+		for k := 1; k+1 < len(parts); k++ {
+			tail := strings.Join(parts[k:], ".")
+			if prev, ok := ix.suffixes[tail]; ok && prev != int32(i) {
+				ix.suffixes[tail] = -1
+			} else {
+				ix.suffixes[tail] = int32(i)
+			}
+		}
+	}
+	parallelFiles(len(files), func(fi int) { ix.indexFile(int32(fi)) })
+	for fi := range ix.files {
+		for i, n := range ix.files[fi].classNames {
+			ix.classes[n] = ClassRef{int32(fi), int32(i)}
+		}
+		for i, n := range ix.files[fi].funcNames {
+			if n != "" {
+				ix.funcs[n] = FuncRef{int32(fi), int32(i)}
+			}
+		}
+	}
+	ix.linkClasses()
+	ix.resolveCalls()
+	ix.summarizeFuncs()
+	return ix
+}
+
+func (ix *Index) indexFile(fi int32) {
+	s := ix.Files[fi].Summary
+	mod := ix.Files[fi].Module
+	d := &ix.files[fi]
+	d.scope = make(map[string]def, len(s.Globals)+len(s.Imports)+len(s.Classes)+len(s.Functions)/2)
+	d.inner = map[innerKey]def{}
+	bind := func(fn int32, name string, x def) {
+		if fn < 0 {
+			// Definitions win over imports, imports over assignments (a
+			// `try: import x / except: x = None` fallback keeps the import).
+			if old, ok := d.scope[name]; ok && old.kind < x.kind {
+				return
+			}
+			d.scope[name] = x
+			return
+		}
+		k := innerKey{fn, name}
+		if old, ok := d.inner[k]; ok && old.kind < x.kind {
+			return
+		}
+		d.inner[k] = x
+	}
+	for i := range s.Globals {
+		bind(-1, s.Globals[i].Name, def{defGlobal, int32(i)})
+	}
+	for i := range s.Imports {
+		if s.Imports[i].Name != "*" {
+			bind(s.Imports[i].Func, s.Imports[i].Alias, def{defImport, int32(i)})
+		}
+	}
+	d.classNames = make([]string, len(s.Classes))
+	d.funcNames = make([]string, len(s.Functions))
+	for i := range s.Classes {
+		c := &s.Classes[i]
+		d.classNames[i] = joinName(mod, c.QualName)
+		if c.Outer < 0 {
+			bind(c.Func, c.Name, def{defClass, int32(i)})
+		}
+	}
+	for i := range s.Functions {
+		f := &s.Functions[i]
+		if f.Kind == Lambda {
+			continue
+		}
+		d.funcNames[i] = joinName(mod, f.QualName)
+		if f.Class < 0 {
+			bind(f.Parent, f.Name, def{defFunc, int32(i)})
+		}
+	}
+	nf := len(s.Functions)
+	d.funcCalls = bucketBy(nf, len(s.Calls), func(i int) int32 { return s.Calls[i].Func })
+	d.funcUses = bucketBy(nf, len(s.Uses), func(i int) int32 { return s.Uses[i].Func })
+	d.funcRaises = bucketBy(nf, len(s.Raises), func(i int) int32 { return s.Raises[i].Func })
+	d.funcRets = bucketBy(nf, len(s.Returns), func(i int) int32 { return s.Returns[i].Func })
+	d.classUses = make([]map[string][]int32, len(s.Classes))
+	for i := range s.Uses {
+		u := &s.Uses[i]
+		if !u.Self || u.Func < 0 || int(u.Func) >= nf {
+			continue
+		}
+		c := s.Functions[u.Func].SelfClass
+		if c < 0 || int(c) >= len(s.Classes) {
+			continue
+		}
+		if d.classUses[c] == nil {
+			d.classUses[c] = map[string][]int32{}
+		}
+		d.classUses[c][u.Path] = append(d.classUses[c][u.Path], int32(i))
+	}
+	d.locals = make(map[innerKey]localType, len(s.Locals))
+	for i := range s.Locals {
+		l := &s.Locals[i]
+		k := innerKey{l.Func, l.Name}
+		if old, ok := d.locals[k]; ok {
+			if old.Type != l.Type || old.Ctor != l.Ctor {
+				d.locals[k] = localType{}
+			}
+			continue
+		}
+		d.locals[k] = localType{l.Type, l.Ctor}
+	}
+}
+
+func joinName(mod, qual string) string {
+	if mod == "" {
+		return qual
+	}
+	return mod + "." + qual
+}
+
+// Accessors.
+
+func (ix *Index) validClass(r ClassRef) bool {
+	return r.File >= 0 && int(r.File) < len(ix.Files) && r.Class >= 0 && int(r.Class) < len(ix.Files[r.File].Summary.Classes)
+}
+
+func (ix *Index) validFunc(r FuncRef) bool {
+	return r.File >= 0 && int(r.File) < len(ix.Files) && r.Func >= 0 && int(r.Func) < len(ix.Files[r.File].Summary.Functions)
+}
+
+// FileOf returns the index of the file with display path p.
+func (ix *Index) FileOf(p string) (int32, bool) {
+	i, ok := ix.byPath[p]
+	return i, ok
+}
+
+// ModuleFile returns the file of a module.
+func (ix *Index) ModuleFile(module string) (int32, bool) {
+	i, ok := ix.modules[module]
+	return i, ok
+}
+
+func (ix *Index) Class(r ClassRef) *Class     { return &ix.Files[r.File].Summary.Classes[r.Class] }
+func (ix *Index) Func(r FuncRef) *Function    { return &ix.Files[r.File].Summary.Functions[r.Func] }
+func (ix *Index) Call(c CallSite) *Call       { return &ix.Files[c.File].Summary.Calls[c.Call] }
+func (ix *Index) Use(u UseRef) *AttrUse       { return &ix.Files[u.File].Summary.Uses[u.Use] }
+func (ix *Index) Raise(r RaiseRef) *Raise     { return &ix.Files[r.File].Summary.Raises[r.Raise] }
+func (ix *Index) Summary(file int32) *Summary { return ix.Files[file].Summary }
+
+// Args returns the arguments of a call.
+func (ix *Index) Args(c CallSite) []Arg {
+	s := ix.Files[c.File].Summary
+	call := &s.Calls[c.Call]
+	return s.Args[call.Args[0]:call.Args[1]]
+}
+
+// ClassByName finds a class by qualified name ("pkg.mod.Outer.Inner").
+func (ix *Index) ClassByName(qual string) (ClassRef, bool) {
+	r, ok := ix.classes[qual]
+	return r, ok
+}
+
+// FuncByName finds a function by qualified name ("pkg.mod.Class.method").
+func (ix *Index) FuncByName(qual string) (FuncRef, bool) {
+	r, ok := ix.funcs[qual]
+	return r, ok
+}
+
+// ClassName is the qualified name of a class.
+func (ix *Index) ClassName(r ClassRef) string {
+	return ix.files[r.File].classNames[r.Class]
+}
+
+// FuncName is the qualified name of a function.
+func (ix *Index) FuncName(r FuncRef) string {
+	if n := ix.files[r.File].funcNames[r.Func]; n != "" {
+		return n
+	}
+	return joinName(ix.Files[r.File].Module, ix.Func(r).QualName) // a lambda
+}
+
+// FuncsOf returns the functions of a file.
+func (ix *Index) FuncsOf(file int32) []FuncRef {
+	n := len(ix.Files[file].Summary.Functions)
+	out := make([]FuncRef, n)
+	for i := range out {
+		out[i] = FuncRef{file, int32(i)}
+	}
+	return out
+}
+
+// CallsIn returns the calls made directly in fn (not in nested functions).
+func (ix *Index) CallsIn(fn FuncRef) []CallSite {
+	idx := ix.files[fn.File].funcCalls.of(fn.Func)
+	out := make([]CallSite, len(idx))
+	for i, c := range idx {
+		out[i] = CallSite{fn.File, c}
+	}
+	return out
+}
+
+// FuncAt returns the function whose definition is the node at offset
+// start in file (Function.At.Start or NameAt.Start).
+func (ix *Index) FuncAt(file int32, start int32) (FuncRef, bool) {
+	fs := ix.Files[file].Summary.Functions
+	for i := range fs {
+		if fs[i].At.Start == start || fs[i].NameAt.Start == start {
+			return FuncRef{file, int32(i)}, true
+		}
+	}
+	return NoFunc, false
+}
+
+// Symbols.
+
+// SymKind is what a name denotes.
+type SymKind uint8
+
+const (
+	SymNone     SymKind = iota // unknown: a local variable, a typo, a dynamic name
+	SymModule                  // a module or package (of the project or not)
+	SymClass                   // a class of the project
+	SymFunc                    // a function of the project
+	SymVar                     // a module-level variable of the project
+	SymExternal                // a name outside the project (Name is its dotted path)
+)
+
+// Symbol is what a dotted name resolves to.
+type Symbol struct {
+	Kind SymKind
+	// Name is the qualified name: the module, "mod.Class", "mod.func",
+	// "mod.VAR", or the external dotted name ("threading.Thread", "KeyError"
+	// for builtins).
+	Name  string
+	Class ClassRef
+	Func  FuncRef
+	// File is the module's file (SymModule), or the variable's (SymVar); -1
+	// for a namespace package or a module outside the project.
+	File   int32
+	Global int32 // SymVar: index in the file's Globals
+}
+
+// Resolve resolves a dotted name as written in function fn of file (fn -1
+// for module level): local definitions and imports of the enclosing
+// functions, then the module's, then builtins.
+func (ix *Index) Resolve(file, fn int32, dotted string) Symbol {
+	return ix.resolve(file, fn, dotted, 0)
+}
+
+func (ix *Index) resolve(file, fn int32, dotted string, depth int) Symbol {
+	if dotted == "" || depth > 12 {
+		return Symbol{}
+	}
+	first, rest, _ := strings.Cut(dotted, ".")
+	sym := ix.lookupName(file, fn, first, depth)
+	for rest != "" && sym.Kind != SymNone {
+		var seg string
+		seg, rest, _ = strings.Cut(rest, ".")
+		sym = ix.member(sym, seg, depth)
+	}
+	return sym
+}
+
+// lookupName resolves a single name in function fn's scopes.
+func (ix *Index) lookupName(file, fn int32, name string, depth int) Symbol {
+	d := &ix.files[file]
+	s := ix.Files[file].Summary
+	for f := fn; f >= 0 && int(f) < len(s.Functions); f = s.Functions[f].Parent {
+		if x, ok := d.inner[innerKey{f, name}]; ok {
+			return ix.defSymbol(file, x, depth)
+		}
+	}
+	if x, ok := d.scope[name]; ok {
+		return ix.defSymbol(file, x, depth)
+	}
+	if sym, ok := ix.wildcardMember(file, name, depth); ok {
+		return sym
+	}
+	if builtinNames[name] {
+		return Symbol{Kind: SymExternal, Name: name, File: -1}
+	}
+	return Symbol{}
+}
+
+func (ix *Index) defSymbol(file int32, x def, depth int) Symbol {
+	s := ix.Files[file].Summary
+	mod := ix.Files[file].Module
+	switch x.kind {
+	case defClass:
+		return Symbol{Kind: SymClass, Name: ix.files[file].classNames[x.idx], Class: ClassRef{file, x.idx}, File: file}
+	case defFunc:
+		return Symbol{Kind: SymFunc, Name: ix.FuncName(FuncRef{file, x.idx}), Func: FuncRef{file, x.idx}, File: file}
+	case defGlobal:
+		g := &s.Globals[x.idx]
+		// A module-level alias `Foo = pkg.Bar` stands for what it names.
+		if g.Value == ValueName && g.Ref != "" && g.Ref != g.Name && depth < 12 {
+			if sym := ix.resolve(file, -1, g.Ref, depth+1); sym.Kind != SymNone {
+				return sym
+			}
+		}
+		return Symbol{Kind: SymVar, Name: joinName(mod, g.Name), File: file, Global: x.idx}
+	case defImport:
+		return ix.importSymbol(file, &s.Imports[x.idx], depth)
+	}
+	return Symbol{}
+}
+
+// importSymbol is what an import binds to its alias.
+func (ix *Index) importSymbol(file int32, imp *Import, depth int) Symbol {
+	f := &ix.Files[file]
+	mod := imp.Module
+	if imp.Level > 0 {
+		abs, ok := ResolveRelative(f.Module, f.Package, int(imp.Level), imp.Module)
+		if !ok {
+			return Symbol{}
+		}
+		mod = abs
+	}
+	if imp.Name == "" { // import a.b [as c]
+		if imp.Alias == firstSegment(mod) && imp.Level == 0 {
+			return ix.moduleSymbol(firstSegment(mod))
+		}
+		return ix.moduleSymbol(mod)
+	}
+	if mod == "" { // `from . import x` at the top of the tree
+		return ix.moduleSymbol(imp.Name)
+	}
+	return ix.member(ix.moduleSymbol(mod), imp.Name, depth+1)
+}
+
+// moduleSymbol names a module: the project's when it has it (exactly, as a
+// package prefix, or as a unique dotted tail when the root was not where
+// the imports start from), else an external one. A top package is taken
+// as the project's when anything below it is.
+func (ix *Index) moduleSymbol(name string) Symbol {
+	if f, ok := ix.modules[name]; ok {
+		return Symbol{Kind: SymModule, Name: name, File: f}
+	}
+	if ix.packages[name] {
+		return Symbol{Kind: SymModule, Name: name, File: -1}
+	}
+	if strings.IndexByte(name, '.') >= 0 {
+		if f, ok := ix.suffixes[name]; ok && f >= 0 {
+			m := ix.Files[f].Module
+			return Symbol{Kind: SymModule, Name: m, File: f}
+		}
+	}
+	return Symbol{Kind: SymExternal, Name: name, File: -1}
+}
+
+// member resolves attribute seg of sym.
+func (ix *Index) member(sym Symbol, seg string, depth int) Symbol {
+	if depth > 12 {
+		return Symbol{}
+	}
+	switch sym.Kind {
+	case SymModule:
+		if sym.File >= 0 {
+			if x, ok := ix.files[sym.File].scope[seg]; ok {
+				return ix.defSymbol(sym.File, x, depth+1)
+			}
+		}
+		sub := sym.Name + "." + seg
+		if _, ok := ix.modules[sub]; ok || ix.packages[sub] {
+			return ix.moduleSymbol(sub)
+		}
+		if sym.File >= 0 {
+			if s, ok := ix.wildcardMember(sym.File, seg, depth+1); ok {
+				return s
+			}
+			return Symbol{}
+		}
+		if ix.packages[sym.Name] {
+			return Symbol{}
+		}
+		return Symbol{Kind: SymExternal, Name: sub, File: -1}
+	case SymClass:
+		q := sym.Name + "." + seg
+		if c, ok := ix.classes[q]; ok {
+			return Symbol{Kind: SymClass, Name: q, Class: c, File: c.File}
+		}
+		if m := ix.LookupMethod(sym.Class, seg); m.Func.Valid() {
+			return Symbol{Kind: SymFunc, Name: ix.FuncName(m.Func), Func: m.Func, File: m.Func.File}
+		}
+	case SymExternal:
+		return Symbol{Kind: SymExternal, Name: sym.Name + "." + seg, File: -1}
+	}
+	return Symbol{}
+}
+
+// wildcardMember looks name up through the `from M import *` of a file.
+func (ix *Index) wildcardMember(file int32, name string, depth int) (Symbol, bool) {
+	if depth > 12 {
+		return Symbol{}, false
+	}
+	f := &ix.Files[file]
+	for i := range f.Summary.Imports {
+		imp := &f.Summary.Imports[i]
+		if imp.Name != "*" || imp.Func >= 0 {
+			continue
+		}
+		mod := imp.Module
+		if imp.Level > 0 {
+			abs, ok := ResolveRelative(f.Module, f.Package, int(imp.Level), imp.Module)
+			if !ok {
+				continue
+			}
+			mod = abs
+		}
+		ms := ix.moduleSymbol(mod)
+		if ms.Kind != SymModule || ms.File < 0 || ms.File == file {
+			continue
+		}
+		if x, ok := ix.files[ms.File].scope[name]; ok && !strings.HasPrefix(name, "_") {
+			return ix.defSymbol(ms.File, x, depth+1), true
+		}
+		if s, ok := ix.wildcardMember(ms.File, name, depth+1); ok {
+			return s, true
+		}
+	}
+	return Symbol{}, false
+}
+
+// sortedKeys returns a map's keys in order (deterministic output).
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// buckets groups item indexes by owner (a function) in one allocation:
+// the items of owner k are items[start[k]:start[k+1]], in item order.
+type buckets struct {
+	start []int32
+	items []int32
+}
+
+// bucketBy groups the items [0, n) by key(i) in [0, owners); other keys
+// (-1: module level) are left out.
+func bucketBy(owners, n int, key func(i int) int32) buckets {
+	b := buckets{start: make([]int32, owners+2)}
+	for i := 0; i < n; i++ {
+		if k := key(i); k >= 0 && int(k) < owners {
+			b.start[k+2]++
+		}
+	}
+	for k := 2; k < len(b.start); k++ {
+		b.start[k] += b.start[k-1]
+	}
+	b.items = make([]int32, b.start[owners+1])
+	for i := 0; i < n; i++ {
+		if k := key(i); k >= 0 && int(k) < owners {
+			b.items[b.start[k+1]] = int32(i)
+			b.start[k+1]++
+		}
+	}
+	return b
+}
+
+func (b *buckets) of(k int32) []int32 {
+	if k < 0 || int(k)+1 >= len(b.start) {
+		return nil
+	}
+	return b.items[b.start[k]:b.start[k+1]]
+}
+
+// parallelFiles runs job for every file index on GOMAXPROCS goroutines.
+// Jobs write only to their own file's slots, so the result does not depend
+// on scheduling.
+func parallelFiles(n int, job func(fi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			job(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				job(i)
+			}
+		}()
+	}
+	wg.Wait()
+}

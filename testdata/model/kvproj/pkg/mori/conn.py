@@ -1,0 +1,20 @@
+import threading
+
+from ..common.conn import BaseManager, PeerInfo
+
+
+class Manager(BaseManager):
+    def __init__(self, args):
+        super().__init__(args)
+        self.descs = []
+        for ptr in args.ptrs:
+            self.descs.append(ptr)
+        threading.Thread(target=self.transfer_worker, daemon=True).start()
+
+    def transfer_worker(self):
+        while True:
+            self.send_one()
+
+    def send_one(self):
+        info = self.peers["decode"]
+        return self.descs[0], info.mem_kind
