@@ -33,6 +33,10 @@ type Project struct {
 	// context only): classes across files, the call graph, function
 	// summaries. Built once after loading; safe for concurrent reads.
 	Index *pymodel.Index
+	// Flow computes guard facts on demand over the index: per function
+	// with what callees guarantee, and on entry from checks in callers
+	// (Flow.Guards). Safe for concurrent use.
+	Flow *pymodel.Flow
 }
 
 // Pass is what a rule's Run receives for one file.
