@@ -52,6 +52,8 @@ type Config struct {
 	// dotted tail of it ("MoriKVManager.send_kvcache" names
 	// "sglang.srt.disaggregation.mori.conn.MoriKVManager.send_kvcache").
 	Entries []string
+	// WaitCalls are passed to facts.Options.WaitCalls (nil: its defaults).
+	WaitCalls []string
 }
 
 func (c Config) patterns() []string {
@@ -62,10 +64,14 @@ func (c Config) patterns() []string {
 }
 
 // key is the memo key of a configuration in Project.Shared.
-type key struct{ patterns, entries string }
+type key struct {
+	patterns, entries, waits string
+	defaultWaits             bool
+}
 
 func (c Config) key() key {
-	return key{strings.Join(c.patterns(), "\x00"), strings.Join(c.Entries, "\x00")}
+	return key{strings.Join(c.patterns(), "\x00"), strings.Join(c.Entries, "\x00"),
+		strings.Join(c.WaitCalls, "\x00"), c.WaitCalls == nil}
 }
 
 // Kind says why a function is an entry.
@@ -112,6 +118,7 @@ type Paths struct {
 	entryOf map[pymodel.FuncRef]int // index into entries
 	reach   *pymodel.Reach          // from the outermost entries
 	files   []*analyzer.File        // by index file number
+	fs      *factsState             // see facts.go
 }
 
 // Of returns the send paths of pass's project under cfg, computed once per
@@ -183,6 +190,7 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 		}
 	}
 	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
+	p.computeFacts(cfg.WaitCalls)
 	return p
 }
 
