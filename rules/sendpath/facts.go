@@ -115,7 +115,8 @@ func (p *Paths) entryFactsOf(fn pymodel.FuncRef) []facts.Fact {
 				if cal.Func != fn {
 					continue
 				}
-				got = toCallee(r.At(node), p.bindings(site, cal))
+				bs := p.bindings(site, cal)
+				got = append(toCallee(r.At(node), bs), argAliases(bs)...)
 			}
 		}
 		if first {
@@ -128,6 +129,25 @@ func (p *Paths) entryFactsOf(fn pymodel.FuncRef) []facts.Fact {
 	acc = slices.Compact(acc)
 	p.fs.entry[fn] = acc
 	return acc
+}
+
+// argAliases: a parameter bound to an access path that the receiver
+// reaches (`self._emit(self.descs)`) aliases that path in the callee, so
+// checks and uses of either count for both.
+func argAliases(bs []binding) []facts.Fact {
+	var out []facts.Fact
+	for _, b := range bs {
+		if b.self {
+			continue
+		}
+		for _, sb := range bs {
+			if sb.self && b.caller.HasPrefix(sb.caller) && b.caller != sb.caller {
+				other, _ := b.caller.Rebase(sb.caller, sb.callee)
+				out = append(out, facts.Fact{Kind: facts.Alias, Path: b.callee, Other: other})
+			}
+		}
+	}
+	return out
 }
 
 func intersect(a, b []facts.Fact) []facts.Fact {

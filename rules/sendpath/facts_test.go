@@ -219,3 +219,11 @@ func TestTranslate(t *testing.T) {
 		facts.NotNoneFact("descs.head"),
 	}, toCaller(out, bs))
 }
+
+func TestArgumentAliasesState(t *testing.T) {
+	proj := load(t, map[string]string{"pkg/m.py": typedSrc})
+	p := OfProject(proj, Config{})
+	fn, ok := p.Index().FuncByName("pkg.m.Manager._emit")
+	require.True(t, ok)
+	assert.Contains(t, p.EntryFacts(fn), facts.Fact{Kind: facts.Alias, Path: "local", Other: "self.descs"})
+}
