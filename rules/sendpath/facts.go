@@ -264,7 +264,7 @@ func (p *Paths) callKills(site pymodel.CallSite) []facts.Path {
 			switch {
 			case pi >= 0:
 				kills = sum.KillsOn(pi)
-			case callee.SelfClass >= 0 && string(b.callee) == selfName(p.ix, cal.Func):
+			case callee.SelfClass >= 0 && string(b.callee) == SelfName(p.ix, cal.Func):
 				kills = sum.SelfKills // a closure over self
 			}
 			for _, k := range kills {
@@ -288,9 +288,9 @@ func paramIndex(f *pymodel.Function, name string) int {
 	return -1
 }
 
-// selfName is the name `self` has in fn (a method's first parameter, or
+// SelfName is the name `self` has in fn (a method's first parameter, or
 // the enclosing method's for a closure), "" when there is none.
-func selfName(ix *pymodel.Index, fn pymodel.FuncRef) string {
+func SelfName(ix *pymodel.Index, fn pymodel.FuncRef) string {
 	s := ix.Summary(fn.File)
 	for g := fn.Func; g >= 0 && int(g) < len(s.Functions); g = s.Functions[g].Parent {
 		f := &s.Functions[g]
@@ -324,14 +324,14 @@ func (p *Paths) bindings(site pymodel.CallSite, cal pymodel.Callee) []binding {
 	if bound && len(callee.Params) > 0 && callee.Params[0].Kind == pymodel.Positional {
 		recv := call.Recv
 		if cal.Kind == pymodel.CallSuper {
-			recv = selfName(ix, caller)
+			recv = SelfName(ix, caller)
 		}
 		if recv != "" {
 			out = append(out, binding{facts.Path(recv), facts.Path(callee.Params[0].Name), true})
 		}
 	} else if cal.Kind == pymodel.CallFunction && callee.SelfClass >= 0 && callee.Parent >= 0 && caller.Func >= 0 {
 		// A closure over self: the same self under the same name.
-		if s := selfName(ix, caller); s != "" && s == selfName(ix, cal.Func) {
+		if s := SelfName(ix, caller); s != "" && s == SelfName(ix, cal.Func) {
 			out = append(out, binding{facts.Path(s), facts.Path(s), true})
 		}
 	}
