@@ -7,10 +7,12 @@ import (
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
-// guardExample names a method of c (or of its project bases), other than
-// skip, that already does what the message asks: `if not self.<state>:
-// return ...` (alone or as the first operand of an `or`). It prefers a
-// check of attr itself; "" when the class has none.
+// guardExample says which method of c (or of its project bases), other
+// than skip, already does what the message asks: `if not self.<state>:
+// return ...` first thing (alone or as the first operand of an `or`):
+// ", as `send_chunk` does", or ", as `send_state` does for
+// `self.state_mem_descs`" when only another registration state is checked
+// that way; "" when none is.
 func (ck *checker) guardExample(c pymodel.ClassRef, attr string, skip pymodel.FuncRef) string {
 	other := ""
 	for _, b := range ck.ix.MRO(c) {
@@ -25,11 +27,11 @@ func (ck *checker) guardExample(c pymodel.ClassRef, attr string, skip pymodel.Fu
 			checked := ck.earlyReturnChecks(fn)
 			for _, a := range checked {
 				if a == attr {
-					return ck.ix.Func(fn).Name
+					return ", as `" + ck.ix.Func(fn).Name + "` does"
 				}
 				if other == "" {
 					if _, ok := ck.state(c, a); ok {
-						other = ck.ix.Func(fn).Name
+						other = ", as `" + ck.ix.Func(fn).Name + "` does for `self." + a + "`"
 					}
 				}
 			}

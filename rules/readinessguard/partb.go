@@ -268,7 +268,7 @@ func (ck *checker) escapeMessage(er emptyRaise, e sendpath.Escape) string {
 	if c, ok := ck.classOf(e.Entry.Func); ok {
 		if attr, ok := selfAttr(er.state, sendpath.SelfName(ix, er.site.Func)); ok {
 			if ex := ck.guardExample(c, attr, e.Entry.Func); ex != "" {
-				fmt.Fprintf(&b, " as `%s` does", ex)
+				b.WriteString(ex)
 			}
 		}
 	}

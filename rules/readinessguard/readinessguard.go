@@ -270,7 +270,7 @@ func (ck *checker) useMessage(fn pymodel.FuncRef, c pymodel.ClassRef, u use, sel
 	b.WriteString(consequence(u))
 	b.WriteString(". Check it first and skip the KV send")
 	if g := ck.guardExample(c, u.State.Attr, fn); g != "" {
-		fmt.Fprintf(&b, ", as `%s` does", g)
+		b.WriteString(g)
 	}
 	fmt.Fprintf(&b, " (record %s)", RecordID)
 	return b.String()
