@@ -13,6 +13,7 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -61,6 +62,9 @@ type Options struct {
 	// MaxFileSize skips larger files with a warning; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
+	// Records are error records whose raise sites are found in every
+	// loaded file while it is loaded (Project.RaiseSites).
+	Records *records.Set
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -74,6 +78,9 @@ type Result struct {
 	Noqa []*noqa.Set
 	// Stats are the run's counts and timings.
 	Stats *Stats
+	// RaiseSites are Project.RaiseSites: the records' raise sites in every
+	// loaded file (File.Report tells the checked ones).
+	RaiseSites []RaiseSite
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -98,6 +105,7 @@ func Run(inputs []Input, opts Options) *Result {
 		defer statsMu.Unlock()
 		stats.merge(w)
 	}
+	sites := make([][]records.Site, len(inputs))
 
 	root := opts.Root
 	if root == "" {
@@ -105,7 +113,7 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 
 	// Phase 1: read, parse and summarise, one parser and one summarizer
-	// per worker.
+	// per worker; find the records' raise sites.
 	start := time.Now()
 	parallel(len(inputs), jobs, func(next <-chan int) {
 		parser := syntax.NewParser()
@@ -126,21 +134,26 @@ func Run(inputs []Input, opts Options) *Result {
 				t0 := time.Now()
 				summarize(&summarizer, f, root, &problems[i])
 				ws.summarize += time.Since(t0)
+				sites[i] = opts.Records.Find(f.Tree)
 			}()
 		}
 	})
 	stats.LoadWall = time.Since(start)
 
 	start = time.Now()
-	project := &Project{Root: root}
-	for _, f := range files {
+	project := &Project{Root: root, Records: opts.Records}
+	for i, f := range files {
 		if f != nil {
 			project.Files = append(project.Files, f)
+			for _, s := range sites[i] {
+				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
+			}
 		}
 	}
 	stats.Files = len(project.Files)
 	ix, indexProblem := buildIndex(project.Files)
 	project.Index = ix
+	project.Flow = newFlow(ix, project.Files)
 	stats.IndexWall = time.Since(start)
 
 	// Phase 2: rules and suppression comments, per file.
@@ -171,7 +184,7 @@ func Run(inputs []Input, opts Options) *Result {
 	// Phase 3, sequential: a rule may report in another file than the one it
 	// checks, so suppressions and line texts are looked up by path.
 	start = time.Now()
-	res := &Result{Files: checked, Stats: stats}
+	res := &Result{Files: checked, Stats: stats, RaiseSites: project.RaiseSites}
 	byPath := map[string]int{}
 	for i, f := range files {
 		if f != nil {
@@ -498,4 +511,20 @@ func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
 		}
 	}()
 	return pymodel.NewIndex(srcs), nil
+}
+
+// newFlow gives the facts layer the trees of the loaded files.
+func newFlow(ix *pymodel.Index, files []*File) *pymodel.Flow {
+	trees := make([]*syntax.Tree, len(ix.Files))
+	for _, f := range files {
+		if f.Model >= 0 && int(f.Model) < len(trees) {
+			trees[f.Model] = f.Tree
+		}
+	}
+	return pymodel.NewFlow(ix, func(fi int32) *syntax.Tree {
+		if fi < 0 || int(fi) >= len(trees) {
+			return nil
+		}
+		return trees[fi]
+	}, nil)
 }

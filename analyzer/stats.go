@@ -28,8 +28,6 @@ type Stats struct {
 	// Phase 2, per file: rules and suppression comments.
 	CheckWall time.Duration
 	Rules     map[string]time.Duration // busy time by rule ID, shared analyses included
-	CFG       time.Duration            // control-flow graphs built for rules (busy, part of Rules)
-	CFGs      int                      // graphs built
 	Noqa      time.Duration            // reading suppression comments (busy)
 	// Phase 3: suppressions, line texts, sorting.
 	FinishWall time.Duration
@@ -38,19 +36,16 @@ type Stats struct {
 // workerStats is what one worker measures; workers merge into Stats when
 // their phase ends, so the hot path takes no lock.
 type workerStats struct {
-	read, summarize, noqa, cfg time.Duration
-	bytes                      int64
-	cfgs                       int
-	rules                      map[string]time.Duration
-	parser                     syntax.Timing
+	read, summarize, noqa time.Duration
+	bytes                 int64
+	rules                 map[string]time.Duration
+	parser                syntax.Timing
 }
 
 func (s *Stats) merge(w *workerStats) {
 	s.Read += w.read
 	s.Summarize += w.summarize
 	s.Noqa += w.noqa
-	s.CFG += w.cfg
-	s.CFGs += w.cfgs
 	s.Bytes += w.bytes
 	s.Parse += w.parser.Parse
 	s.Flatten += w.parser.Flatten
