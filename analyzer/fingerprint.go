@@ -14,10 +14,22 @@ import (
 // stable prefix.
 const maxLineText = 4096
 
-// lineText is line (1-based) of t without its line ending, at most
-// maxLineText bytes cut at a rune boundary.
-func lineText(t *syntax.Tree, line int) string {
-	s := t.Line(line)
+// lineIndex holds the line starts of the files that have findings, built
+// from their source when first needed (trees may not be in memory).
+type lineIndex map[*File][]uint32
+
+// text is line (1-based) of f without its line ending, at most maxLineText
+// bytes cut at a rune boundary.
+func (ix lineIndex) text(f *File, line int) string {
+	starts, ok := ix[f]
+	if !ok {
+		starts = syntax.LineStarts(f.src)
+		ix[f] = starts
+	}
+	return clipLine(syntax.LineIn(f.src, starts, line))
+}
+
+func clipLine(s string) string {
 	if len(s) <= maxLineText {
 		return s
 	}

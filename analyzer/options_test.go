@@ -20,7 +20,7 @@ var wordRule = &analyzer.Rule{
 	Options: func() any { return &limitOptions{Word: "default"} },
 	Run: func(pass *analyzer.Pass) error {
 		word := pass.Options().(*limitOptions).Word
-		t := pass.File.Tree
+		t := pass.File.Tree()
 		for i := 0; i < t.Len(); i++ {
 			if n := syntax.NodeID(i); t.Kind(n) == syntax.Identifier && t.TextIs(n, word) {
 				pass.Reportf(n, "found %s", word)

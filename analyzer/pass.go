@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
@@ -13,8 +14,7 @@ import (
 type File struct {
 	Path   string // as shown to users: relative to the working directory, forward slashes
 	Abs    string // absolute path on disk ("" for stdin)
-	Tree   *syntax.Tree
-	Report bool // findings are wanted for this file (false: loaded for context only)
+	Report bool   // findings are wanted for this file (false: loaded for context only)
 	// Summary is the file's project-model summary (nil if summarising
 	// failed; an internal problem says why).
 	Summary *pymodel.Summary
@@ -25,6 +25,50 @@ type File struct {
 	Model int32
 
 	pkg bool // an __init__ module
+
+	// src is the source as parsed (lone CRs read as LF), kept for trees
+	// parsed again and for line texts.
+	src  []byte
+	tree atomic.Pointer[syntax.Tree]
+	mu   sync.Mutex // serialises parsing again
+	// trees parses files whose tree is not in memory; nil for a File built
+	// outside Run (it then parses with a parser of its own).
+	trees *treeLoader
+}
+
+// Tree returns the file's syntax tree. Trees are not all kept in memory
+// between loading and checking (see Options.KeepTrees), and files whose
+// results come from the cache are not parsed at all: a tree that is not in
+// memory is parsed again from the same bytes on first use, once, however
+// many goroutines ask. The tree is never nil (an empty tree if the parser
+// gives up, which it did not do when the file was loaded).
+func (f *File) Tree() *syntax.Tree {
+	if t := f.tree.Load(); t != nil {
+		return t
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if t := f.tree.Load(); t != nil {
+		return t
+	}
+	t := f.trees.parse(f.src)
+	f.tree.Store(t)
+	return t
+}
+
+// Src is the file's source as parsed: lone carriage returns read as line
+// feeds, every other byte as on disk.
+func (f *File) Src() []byte { return f.src }
+
+// dropTree forgets the tree; Tree parses it again if asked.
+func (f *File) dropTree() { f.tree.Store(nil) }
+
+// NewFile returns a loaded file for tests and tools that build a Project
+// themselves: its tree is t, and its source t.Src.
+func NewFile(path string, t *syntax.Tree) *File {
+	f := &File{Path: path, Model: -1, src: t.Src}
+	f.tree.Store(t)
+	return f
 }
 
 // Project is everything loaded for a run; rules see it read-only.
@@ -141,7 +185,7 @@ func (p *Pass) Report(d Diagnostic) {
 
 // ReportNode reports a finding spanning node n of the pass's file.
 func (p *Pass) ReportNode(n syntax.NodeID, message string, related ...Related) {
-	t := p.File.Tree
+	t := p.File.Tree()
 	p.Report(Diagnostic{
 		Start:    t.Start(n),
 		End:      t.End(n),
@@ -158,6 +202,6 @@ func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
 
 // RelatedAt builds a related location at node n of file f.
 func RelatedAt(f *File, n syntax.NodeID, message string) Related {
-	pos := f.Tree.Start(n)
+	pos := f.Tree().Start(n)
 	return Related{Path: f.Path, Line: pos.Line, Column: pos.Column, Message: message}
 }

@@ -37,6 +37,12 @@ type Rule struct {
 	Record string
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
+	// Local rules read nothing but the file they check: its tree, source and
+	// summary (not Pass.Project, which is nil for them). They run while the
+	// file is loaded, before the project index exists, and their findings
+	// depend only on the file's content and the rule's options, which lets
+	// the cache keep them when other files change.
+	Local bool
 	// Requires lists shared analyses the rule reads through Pass.ResultOf.
 	Requires []*Analysis
 	// Options, when set, returns a new pointer to the rule's options struct

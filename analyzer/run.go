@@ -1,10 +1,7 @@
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -62,6 +59,13 @@ type Options struct {
 	// MaxFileSize skips larger files with a warning; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
+	// KeepTrees keeps every syntax tree in memory from loading to the end
+	// of the run. By default a tree is dropped once the file is summarised
+	// and its file-local rules ran, and File.Tree parses it again if a
+	// project rule asks for it: rules read few trees besides the ones they
+	// report on, and trees are the bulk of the memory (see README,
+	// Performance).
+	KeepTrees bool
 	// Records are error records whose raise sites are found in every
 	// loaded file while it is loaded (Project.RaiseSites).
 	Records *records.Set
@@ -84,9 +88,15 @@ type Result struct {
 }
 
 // Run loads every input, then runs the rules on the files to report on.
-// Loading and checking each use a pool of opts.Jobs workers, one parser per
-// worker; results land in per-input slots, so the outcome does not depend
-// on scheduling.
+//
+// Phase 1 (a pool of opts.Jobs workers, one parser each) reads, parses and
+// summarises every file, finds the records' raise sites, and on the files
+// to report on runs the file-local rules (Rule.Local) and reads the
+// suppression comments, while the tree is at hand. Then the summaries are
+// linked into the project index. Phase 2 (the same pool) runs the other
+// rules on the files to report on; they get trees through File.Tree.
+// Phase 3 applies suppressions and sorts. Results land in per-input slots,
+// so the outcome does not depend on scheduling.
 func Run(inputs []Input, opts Options) *Result {
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -98,6 +108,9 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	files := make([]*File, len(inputs))
 	problems := make([][]Problem, len(inputs))
+	diags := make([][]Diagnostic, len(inputs))
+	sets := make([]*noqa.Set, len(inputs))
+	sites := make([][]records.Site, len(inputs))
 	stats := &Stats{Jobs: jobs}
 	var statsMu sync.Mutex
 	mergeStats := func(w *workerStats) {
@@ -105,39 +118,59 @@ func Run(inputs []Input, opts Options) *Result {
 		defer statsMu.Unlock()
 		stats.merge(w)
 	}
-	sites := make([][]records.Site, len(inputs))
+	local, global := splitRules(opts.Rules)
+	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
+	trees := &treeLoader{}
+	defer trees.close()
 
 	root := opts.Root
 	if root == "" {
 		root = rootOf(inputs)
 	}
 
-	// Phase 1: read, parse and summarise, one parser and one summarizer
-	// per worker; find the records' raise sites.
 	start := time.Now()
 	parallel(len(inputs), jobs, func(next <-chan int) {
 		parser := syntax.NewParser()
 		defer parser.Close()
-		var ws workerStats
-		defer mergeStats(&ws)
+		ws := newWorkerStats()
+		defer mergeStats(ws)
 		defer func() { ws.parser = parser.Timing }()
 		var summarizer pymodel.Summarizer
+		// scratch is the last dropped tree, whose memory the next parse
+		// reuses: nothing refers to a tree once its file is done in phase 1.
+		var scratch *syntax.Tree
 		for i := range next {
 			func() {
 				defer recoverInto(&problems[i], inputs[i].Path)
-				f, prob := load(parser, inputs[i], maxSize, &ws)
+				reuse := scratch
+				scratch = nil // not reused after a panic
+				f, prob := load(parser, reuse, inputs[i], maxSize, ws)
 				if prob != nil {
 					problems[i] = append(problems[i], *prob)
 					return
 				}
+				f.trees = trees
 				files[i] = f
 				t0 := time.Now()
 				summarize(&summarizer, f, root, &problems[i])
-				ws.summarize += time.Since(t0)
-				sites[i] = opts.Records.Find(f.Tree)
+				t1 := time.Now()
+				ws.summarize += t1.Sub(t0)
+				sites[i] = opts.Records.Find(f.Tree())
+				ws.records += time.Since(t1)
+				if f.Report {
+					diags[i] = checkFile(f, nil, local, ruleOpts, &problems[i], ws)
+					t0 := time.Now()
+					sets[i] = parseNoqa(f, &problems[i])
+					ws.noqa += time.Since(t0)
+				}
+				if !opts.KeepTrees {
+					scratch = f.tree.Load()
+					f.dropTree()
+				}
 			}()
 		}
 	})
+	syntax.ReleaseMemory() // few trees are parsed from here on
 	stats.LoadWall = time.Since(start)
 
 	start = time.Now()
@@ -156,30 +189,28 @@ func Run(inputs []Input, opts Options) *Result {
 	project.Flow = newFlow(ix, project.Files)
 	stats.IndexWall = time.Since(start)
 
-	// Phase 2: rules and suppression comments, per file.
 	start = time.Now()
-	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
-	diags := make([][]Diagnostic, len(inputs))
-	sets := make([]*noqa.Set, len(inputs))
+	reparsed, reparseBusy := trees.reparse.Load(), trees.busy.Load()
 	checked := 0
 	for _, f := range files {
 		if f != nil && f.Report {
 			checked++
 		}
 	}
-	parallel(len(inputs), jobs, func(next <-chan int) {
-		ws := workerStats{rules: map[string]time.Duration{}}
-		defer mergeStats(&ws)
-		for i := range next {
-			if f := files[i]; f != nil && f.Report {
-				diags[i] = checkFile(f, project, opts.Rules, ruleOpts, &problems[i], &ws)
-				t0 := time.Now()
-				sets[i] = parseNoqa(f, &problems[i])
-				ws.noqa += time.Since(t0)
+	if len(global) > 0 {
+		parallel(len(inputs), jobs, func(next <-chan int) {
+			ws := newWorkerStats()
+			defer mergeStats(ws)
+			for i := range next {
+				if f := files[i]; f != nil && f.Report {
+					diags[i] = append(diags[i], checkFile(f, project, global, ruleOpts, &problems[i], ws)...)
+				}
 			}
-		}
-	})
+		})
+	}
 	stats.CheckWall = time.Since(start)
+	stats.Reparsed = int(trees.reparse.Load() - reparsed)
+	stats.Reparse = time.Duration(trees.busy.Load() - reparseBusy)
 
 	// Phase 3, sequential: a rule may report in another file than the one it
 	// checks, so suppressions and line texts are looked up by path.
@@ -207,10 +238,11 @@ func Run(inputs []Input, opts Options) *Result {
 		all = append(all, diags[i]...)
 	}
 	SortDiagnostics(all) // suppression usage is then recorded in output order
+	lines := lineIndex{}
 	for _, d := range all {
 		i, ok := byPath[d.Path]
 		if ok {
-			d.LineText = lineText(files[i].Tree, d.Start.Line)
+			d.LineText = lines.text(files[i], d.Start.Line)
 		}
 		if ok && sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
 			res.Suppressed++
@@ -220,6 +252,19 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	stats.FinishWall = time.Since(start)
 	return res
+}
+
+// splitRules separates the file-local rules, run while files load, from
+// the rest, run once the project index exists.
+func splitRules(rules []*Rule) (local, global []*Rule) {
+	for _, r := range rules {
+		if r.Local {
+			local = append(local, r)
+		} else {
+			global = append(global, r)
+		}
+	}
+	return local, global
 }
 
 // parseNoqa reads a file's suppression comments; a failure costs only the
@@ -232,13 +277,14 @@ func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
 				Message: fmt.Sprintf("reading noqa comments panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()
-	s = noqa.Parse(f.Tree)
+	s = noqa.Parse(f.Tree())
 	s.Path = f.Path
 	return s
 }
 
-// checkFile runs every rule on one file. A panicking rule loses only its own
-// findings on that file; the problem names the rule and the file.
+// checkFile runs rules on one file (project is nil for file-local rules).
+// A panicking rule loses only its own findings on that file; the problem
+// names the rule and the file.
 func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any, problems *[]Problem, ws *workerStats) []Diagnostic {
 	state := &fileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}, stats: ws}
 	for _, r := range rules {
@@ -275,161 +321,6 @@ func ruleOptions(rules []*Rule, configured map[string]any) map[*Rule]any {
 		}
 	}
 	return m
-}
-
-// load reads and parses one input. Files that cannot be Python source are
-// skipped with a warning rather than parsed into noise: a NUL byte (binary
-// data; CPython refuses such source too) or a size over maxSize. Invalid
-// UTF-8 is parsed anyway and left to SGL000, which reports where it is.
-func load(parser *syntax.Parser, in Input, maxSize int64, ws *workerStats) (*File, *Problem) {
-	src := in.Src
-	if src == nil {
-		t0 := time.Now()
-		b, prob := readFile(in, maxSize)
-		ws.read += time.Since(t0)
-		if prob != nil {
-			return nil, prob
-		}
-		src = b
-	}
-	ws.bytes += int64(len(src))
-	if int64(len(src)) > maxSize {
-		size := int64(len(src))
-		if in.Src == nil {
-			size = -1 // the read stopped at the limit
-		}
-		return nil, tooLarge(in, size, maxSize)
-	}
-	if i := bytes.IndexByte(src, 0); i >= 0 {
-		pos := syntax.PosIn(src, syntax.LineStarts(src[:i]), i)
-		return nil, &Problem{Path: in.Path, Warning: true,
-			Message: fmt.Sprintf("binary file (NUL byte at %d:%d), skipped", pos.Line, pos.Column)}
-	}
-	tree, err := parser.Parse(loneCRToLF(src))
-	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: err.Error()}
-	}
-	return &File{Path: in.Path, Abs: in.Abs, Tree: tree, Report: in.Report}, nil
-}
-
-// loneCRToLF returns src with each carriage return that does not start a
-// CRLF replaced by a line feed, in a copy. Python reads a lone CR as a line
-// end (classic Mac files) but tree-sitter does not; the swap keeps every
-// byte offset, so positions stay true.
-func loneCRToLF(src []byte) []byte {
-	i := bytes.IndexByte(src, '\r')
-	if i < 0 {
-		return src
-	}
-	var out []byte
-	for ; i >= 0 && i < len(src); i = nextCR(src, i+1) {
-		if i+1 < len(src) && src[i+1] == '\n' {
-			continue
-		}
-		if out == nil {
-			out = bytes.Clone(src)
-		}
-		out[i] = '\n'
-	}
-	if out == nil {
-		return src
-	}
-	return out
-}
-
-// nextCR is the index of the next '\r' at or after from, or -1.
-func nextCR(src []byte, from int) int {
-	if from >= len(src) {
-		return -1
-	}
-	if j := bytes.IndexByte(src[from:], '\r'); j >= 0 {
-		return from + j
-	}
-	return -1
-}
-
-// readFile reads in.Abs, refusing directories and stopping at maxSize+1
-// bytes whatever the file claims its size is (pipes claim none).
-func readFile(in Input, maxSize int64) ([]byte, *Problem) {
-	f, err := os.Open(in.Abs)
-	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
-	}
-	if info.IsDir() {
-		return nil, &Problem{Path: in.Path, Message: "cannot read: is a directory"}
-	}
-	if info.Mode().IsRegular() && info.Size() > maxSize {
-		return nil, tooLarge(in, info.Size(), maxSize)
-	}
-	hint := int64(512) // pipes claim no size
-	if info.Mode().IsRegular() {
-		hint = info.Size() + 1 // +1 sees EOF without growing the buffer
-	}
-	b, err := readAtMost(f, hint, maxSize+1)
-	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
-	}
-	return b, nil
-}
-
-// readAtMost reads r to its end or to limit bytes, into a buffer of hint
-// bytes to start with (io.ReadAll starts small and copies as it grows).
-func readAtMost(r io.Reader, hint, limit int64) ([]byte, error) {
-	b := make([]byte, 0, min(max(hint, 512), limit))
-	for int64(len(b)) < limit {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		room := min(int64(cap(b)-len(b)), limit-int64(len(b)))
-		n, err := r.Read(b[len(b) : len(b)+int(room)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// tooLarge is the warning for a file over the limit; size < 0 if unknown.
-func tooLarge(in Input, size, maxSize int64) *Problem {
-	msg := fmt.Sprintf("file too large (over the %s limit), skipped", byteSize(maxSize))
-	if size >= 0 {
-		msg = fmt.Sprintf("file too large (%d bytes, over the %s limit), skipped", size, byteSize(maxSize))
-	}
-	return &Problem{Path: in.Path, Warning: true, Message: msg}
-}
-
-// byteSize formats a limit in the largest binary unit that divides it.
-func byteSize(n int64) string {
-	switch {
-	case n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
-
-func recoverInto(problems *[]Problem, path string) {
-	if v := recover(); v != nil {
-		*problems = append(*problems, Problem{Path: path, Internal: true,
-			Message: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())})
-	}
 }
 
 // parallel feeds the indexes [0, n) to jobs workers; each worker owns its
@@ -485,7 +376,7 @@ func summarize(z *pymodel.Summarizer, f *File, root string, problems *[]Problem)
 				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()
-	f.Summary = z.Summarize(f.Tree)
+	f.Summary = z.Summarize(f.Tree())
 }
 
 // buildIndex links the summaries of all loaded files, in input order (so
@@ -513,18 +404,19 @@ func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
 	return pymodel.NewIndex(srcs), nil
 }
 
-// newFlow gives the facts layer the trees of the loaded files.
+// newFlow gives the facts layer the trees of the loaded files, parsed
+// again on demand when they are not in memory.
 func newFlow(ix *pymodel.Index, files []*File) *pymodel.Flow {
-	trees := make([]*syntax.Tree, len(ix.Files))
+	byModel := make([]*File, len(ix.Files))
 	for _, f := range files {
-		if f.Model >= 0 && int(f.Model) < len(trees) {
-			trees[f.Model] = f.Tree
+		if f.Model >= 0 && int(f.Model) < len(byModel) {
+			byModel[f.Model] = f
 		}
 	}
 	return pymodel.NewFlow(ix, func(fi int32) *syntax.Tree {
-		if fi < 0 || int(fi) >= len(trees) {
+		if fi < 0 || int(fi) >= len(byModel) || byModel[fi] == nil {
 			return nil
 		}
-		return trees[fi]
+		return byModel[fi].Tree()
 	}, nil)
 }

@@ -18,7 +18,7 @@ import (
 
 // moduleRule reports once per file, at the module node.
 var moduleRule = &analyzer.Rule{ID: "SGL901", Name: "module", Run: func(p *analyzer.Pass) error {
-	p.ReportNode(p.File.Tree.Root(), "seen")
+	p.ReportNode(p.File.Tree().Root(), "seen")
 	return nil
 }}
 
@@ -37,7 +37,7 @@ var boomRule = &analyzer.Rule{ID: "SGL900", Name: "boom", Requires: []*analyzer.
 		if _, err := p.ResultOf(boomAnalysis); err != nil {
 			return err
 		}
-		p.ReportNode(p.File.Tree.Root(), "boom rule ran")
+		p.ReportNode(p.File.Tree().Root(), "boom rule ran")
 		if strings.HasPrefix(p.File.Path, "boom_rule") {
 			panic("injected failure")
 		}
@@ -150,7 +150,7 @@ func TestMaxFileSize(t *testing.T) {
 
 // identRule reports every identifier, to check positions.
 var identRule = &analyzer.Rule{ID: "SGL902", Name: "ident", Run: func(p *analyzer.Pass) error {
-	t := p.File.Tree
+	t := p.File.Tree()
 	for i := range t.Len() {
 		if n := syntax.NodeID(i); t.Kind(n) == syntax.Identifier {
 			p.ReportNode(n, t.Text(n))

@@ -23,12 +23,16 @@ type Stats struct {
 	Parse     time.Duration // tree-sitter's parse (busy)
 	Flatten   time.Duration // copying trees into Go memory (busy)
 	Summarize time.Duration // project-model summaries (busy)
+	Records   time.Duration // finding the records' raise sites (busy)
 	// Linking the summaries into the project index.
 	IndexWall time.Duration
-	// Phase 2, per file: rules and suppression comments.
+	// File-local rules and suppression comments run in phase 1 too.
+	Rules map[string]time.Duration // busy time by rule ID, shared analyses included
+	Noqa  time.Duration            // reading suppression comments (busy)
+	// Phase 2, per file: the rules that need the project.
 	CheckWall time.Duration
-	Rules     map[string]time.Duration // busy time by rule ID, shared analyses included
-	Noqa      time.Duration            // reading suppression comments (busy)
+	Reparsed  int           // trees parsed again for rules (see Options.KeepTrees)
+	Reparse   time.Duration // time spent parsing them (busy, part of Rules)
 	// Phase 3: suppressions, line texts, sorting.
 	FinishWall time.Duration
 }
@@ -36,15 +40,18 @@ type Stats struct {
 // workerStats is what one worker measures; workers merge into Stats when
 // their phase ends, so the hot path takes no lock.
 type workerStats struct {
-	read, summarize, noqa time.Duration
-	bytes                 int64
-	rules                 map[string]time.Duration
-	parser                syntax.Timing
+	read, summarize, records, noqa time.Duration
+	bytes                          int64
+	rules                          map[string]time.Duration
+	parser                         syntax.Timing
 }
+
+func newWorkerStats() *workerStats { return &workerStats{rules: map[string]time.Duration{}} }
 
 func (s *Stats) merge(w *workerStats) {
 	s.Read += w.read
 	s.Summarize += w.summarize
+	s.Records += w.records
 	s.Noqa += w.noqa
 	s.Bytes += w.bytes
 	s.Parse += w.parser.Parse

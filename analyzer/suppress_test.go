@@ -17,7 +17,7 @@ func callRule(id, name string) *analyzer.Rule {
 	return &analyzer.Rule{
 		ID: id, Name: "call-" + name, Title: "calls " + name, Doc: "test rule",
 		Run: func(pass *analyzer.Pass) error {
-			t := pass.File.Tree
+			t := pass.File.Tree()
 			for i := 0; i < t.Len(); i++ {
 				n := syntax.NodeID(i)
 				if t.Kind(n) == syntax.Call && t.TextIs(t.Field(n, syntax.FFunction), name) {

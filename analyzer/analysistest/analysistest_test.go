@@ -18,7 +18,7 @@ import (
 var boom = &analyzer.Rule{
 	ID: "SGL901", Name: "boom", Title: "calls boom", Doc: "test rule",
 	Run: func(pass *analyzer.Pass) error {
-		t := pass.File.Tree
+		t := pass.File.Tree()
 		for i := 0; i < t.Len(); i++ {
 			n := syntax.NodeID(i)
 			if t.Kind(n) == syntax.Call && t.TextIs(t.Field(n, syntax.FFunction), "boom") {

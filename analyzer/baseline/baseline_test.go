@@ -17,7 +17,7 @@ import (
 var sendRule = &analyzer.Rule{
 	ID: "SGL990", Name: "send-call", Title: "t", Doc: "d",
 	Run: func(pass *analyzer.Pass) error {
-		t := pass.File.Tree
+		t := pass.File.Tree()
 		for i := 0; i < t.Len(); i++ {
 			n := syntax.NodeID(i)
 			if t.Kind(n) == syntax.Call && t.TextIs(t.Field(n, syntax.FFunction), "send") {

@@ -14,7 +14,7 @@ import (
 // CFG gives rules the file's *cfg.Graphs through pass.ResultOf.
 var CFG = &analyzer.Analysis{
 	Name: "cfg",
-	Run:  func(pass *analyzer.Pass) (any, error) { return cfg.NewGraphs(pass.File.Tree), nil },
+	Run:  func(pass *analyzer.Pass) (any, error) { return cfg.NewGraphs(pass.File.Tree()), nil },
 }
 
 // Facts gives rules the file's *facts.FileFacts through pass.ResultOf.

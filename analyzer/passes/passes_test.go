@@ -23,7 +23,7 @@ var probe = &analyzer.Rule{
 			return err
 		}
 		ff := res.(*facts.FileFacts)
-		t := pass.File.Tree
+		t := pass.File.Tree()
 		for i := 0; i < t.Len(); i++ {
 			n := syntax.NodeID(i)
 			if t.Kind(n) != syntax.Call || !t.TextIs(t.Field(n, syntax.FFunction), "sink") {

@@ -106,6 +106,13 @@ static TSTree *sgl_parse(TSParser *p, const char *src, uint32_t len) {
 }
 
 static void sgl_use_libc_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
+
+#ifdef __GLIBC__
+#include <malloc.h>
+static void sgl_release_memory(void) { malloc_trim(0); }
+#else
+static void sgl_release_memory(void) {}
+#endif
 */
 import "C"
 
@@ -123,10 +130,17 @@ import (
 // restored once, before any parser exists.
 func init() { C.sgl_use_libc_allocator() }
 
-// parseFlat parses src with p and copies the tree into Go memory. The C tree
-// is created and deleted here, exactly once: no tree-sitter node escapes.
-// The time spent parsing and flattening is added to tm.
-func parseFlat(p *ts.Parser, src []byte, tm *Timing) ([]Node, error) {
+// ReleaseMemory gives the C heap's free memory back to the system. Parsing
+// a file takes several times its tree's size in C memory, which the C
+// allocator keeps for the next parse; call this when parsing is over (or
+// rare), so that later Go allocations do not stack on top of it.
+func ReleaseMemory() { C.sgl_release_memory() }
+
+// parseFlat parses src with p and copies the tree into Go memory, into buf
+// if it is large enough (else into a new slice). The C tree is created and
+// deleted here, exactly once: no tree-sitter node escapes. The time spent
+// parsing and flattening is added to tm.
+func parseFlat(p *ts.Parser, src []byte, buf []Node, tm *Timing) ([]Node, error) {
 	if len(src) > math.MaxUint32/2 {
 		return nil, fmt.Errorf("file too large to parse (%d bytes)", len(src))
 	}
@@ -148,7 +162,13 @@ func parseFlat(p *ts.Parser, src []byte, tm *Timing) ([]Node, error) {
 		tm.Flatten += time.Since(t1)
 	}()
 	count := uint32(C.sgl_count(tree))
-	nodes := make([]Node, count)
+	nodes := buf[:0]
+	if uint32(cap(nodes)) < count {
+		// The C walk writes every field of every node: a reused buffer
+		// needs no clearing, a new one is cleared by make.
+		nodes = make([]Node, count, count+count/4)
+	}
+	nodes = nodes[:count]
 	if count == 0 {
 		return nodes, nil
 	}

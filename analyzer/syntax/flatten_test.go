@@ -109,3 +109,36 @@ func TestFlatTreeMatchesTreeSitter(t *testing.T) {
 		}
 	}
 }
+
+// A tree parsed into the memory of an old one equals a fresh parse, and
+// the old Tree reads as empty afterwards.
+func TestParseReusing(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	srcs := [][]byte{
+		[]byte("def f(a, b):\n    return [x * 2 for x in a if x] + list(b)\n" + strings.Repeat("y = 1\n", 50)),
+		[]byte("x = 1\n"),
+		[]byte("class C:\n    pass\n"),
+		nil,
+		[]byte("if a:\n    b(\n"),
+	}
+	var old *Tree
+	for _, src := range srcs {
+		fresh, err := p.Parse(src)
+		require.NoError(t, err)
+		prev := old
+		got, err := p.ParseReusing(src, old)
+		require.NoError(t, err)
+		if prev != nil {
+			require.Equal(t, 0, prev.Len(), "the given-up tree is emptied")
+		}
+		require.Equal(t, fresh.Len(), got.Len())
+		for i := 0; i < got.Len(); i++ {
+			n := NodeID(i)
+			require.Equal(t, fmt.Sprint(fresh.Kind(n), fresh.FieldOf(n), fresh.StartByte(n), fresh.EndByte(n), fresh.Parent(n), fresh.SubtreeEnd(n), fresh.IsMissing(n)),
+				fmt.Sprint(got.Kind(n), got.FieldOf(n), got.StartByte(n), got.EndByte(n), got.Parent(n), got.SubtreeEnd(n), got.IsMissing(n)))
+		}
+		require.Equal(t, fresh.Line(2), got.Line(2))
+		old = got
+	}
+}

@@ -47,8 +47,21 @@ func (p *Parser) Close() {
 
 // Parse parses src into a flat Tree. src must not change while the Tree is
 // in use: node texts are slices of it.
-func (p *Parser) Parse(src []byte) (*Tree, error) {
-	nodes, err := parseFlat(p.p, src, &p.Timing)
+func (p *Parser) Parse(src []byte) (*Tree, error) { return p.ParseReusing(src, nil) }
+
+// ParseReusing is Parse, storing the new tree in the memory of old, which
+// the caller gives up: old must not be used again, by anyone. A worker that
+// parses many files and keeps none of their trees saves allocating (and
+// the kernel faulting in) a tree's worth of memory per file. old may be
+// nil.
+func (p *Parser) ParseReusing(src []byte, old *Tree) (*Tree, error) {
+	var nodes []Node
+	var starts []uint32
+	if old != nil {
+		nodes, starts = old.nodes, old.lineStarts
+		*old = Tree{} // a stale reference reads an empty tree, not another file's nodes
+	}
+	nodes, err := parseFlat(p.p, src, nodes, &p.Timing)
 	if err != nil {
 		return nil, err
 	}
@@ -56,5 +69,5 @@ func (p *Parser) Parse(src []byte) (*Tree, error) {
 	defer func() { p.Timing.Flatten += time.Since(t0) }()
 	p.Timing.Files++
 	p.Timing.Nodes += int64(len(nodes))
-	return &Tree{Src: src, nodes: nodes, lineStarts: LineStarts(src)}, nil
+	return &Tree{Src: src, nodes: nodes, lineStarts: appendLineStarts(starts[:0], src)}, nil
 }

@@ -237,8 +237,11 @@ func (t *Tree) Start(n NodeID) Position { return t.Pos(int(t.node(n).start)) }
 func (t *Tree) End(n NodeID) Position   { return t.Pos(int(t.node(n).end)) }
 
 // LineStarts returns the byte offset at which each line of src begins.
-func LineStarts(src []byte) []uint32 {
-	starts := make([]uint32, 1, 64)
+func LineStarts(src []byte) []uint32 { return appendLineStarts(make([]uint32, 0, 64), src) }
+
+// appendLineStarts appends the line starts of src to starts[:0].
+func appendLineStarts(starts []uint32, src []byte) []uint32 {
+	starts = append(starts[:0], 0)
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')
 		if j < 0 {
@@ -250,16 +253,20 @@ func LineStarts(src []byte) []uint32 {
 }
 
 // Line returns the text of the 1-based line, without its line ending.
-func (t *Tree) Line(line int) string {
-	if line < 1 || line > len(t.lineStarts) {
+func (t *Tree) Line(line int) string { return LineIn(t.Src, t.lineStarts, line) }
+
+// LineIn returns the text of the 1-based line of src, whose line starts
+// are starts (see LineStarts), without its line ending.
+func LineIn(src []byte, starts []uint32, line int) string {
+	if line < 1 || line > len(starts) {
 		return ""
 	}
-	start := t.lineStarts[line-1]
-	end := uint32(len(t.Src))
-	if line < len(t.lineStarts) {
-		end = t.lineStarts[line] - 1
+	start := starts[line-1]
+	end := uint32(len(src))
+	if line < len(starts) {
+		end = starts[line] - 1
 	}
-	return strings.TrimSuffix(string(t.Src[start:end]), "\r")
+	return strings.TrimSuffix(string(src[start:end]), "\r")
 }
 
 // PosIn converts offset using precomputed line starts. Invalid UTF-8 bytes

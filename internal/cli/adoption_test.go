@@ -25,7 +25,7 @@ var callRule = &analyzer.Rule{
 	Options: func() any { return &callOptions{Names: []string{"send"}} },
 	Run: func(pass *analyzer.Pass) error {
 		names := pass.Options().(*callOptions).Names
-		t := pass.File.Tree
+		t := pass.File.Tree()
 		for i := 0; i < t.Len(); i++ {
 			n := syntax.NodeID(i)
 			if t.Kind(n) != syntax.Call {
@@ -49,7 +49,7 @@ var subclassRule = &analyzer.Rule{
 	Run: func(pass *analyzer.Pass) error {
 		senders := map[string]string{} // class name -> path
 		for _, f := range pass.Project.Files {
-			t := f.Tree
+			t := f.Tree()
 			for i := 0; i < t.Len(); i++ {
 				n := syntax.NodeID(i)
 				if t.Kind(n) != syntax.FunctionDefinition || !t.TextIs(t.Field(n, syntax.FName), "send_kvcache") {
@@ -60,7 +60,7 @@ var subclassRule = &analyzer.Rule{
 				}
 			}
 		}
-		t := pass.File.Tree
+		t := pass.File.Tree()
 		for i := 0; i < t.Len(); i++ {
 			n := syntax.NodeID(i)
 			if t.Kind(n) != syntax.ClassDefinition {

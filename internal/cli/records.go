@@ -185,7 +185,7 @@ type siteRow struct {
 }
 
 func newSiteRow(s analyzer.RaiseSite) siteRow {
-	t := s.File.Tree
+	t := s.File.Tree()
 	pos := t.Start(s.Stmt)
 	return siteRow{
 		Path:      s.File.Path,

@@ -44,10 +44,10 @@ func (ck *checker) guardExample(c pymodel.ClassRef, attr string, skip pymodel.Fu
 // self.<attr>[ or ...]:` followed by a return, before any other use.
 func (ck *checker) earlyReturnChecks(fn pymodel.FuncRef) []string {
 	f := ck.paths.File(fn.File)
-	if f == nil || f.Tree == nil {
+	if f == nil {
 		return nil
 	}
-	t := f.Tree
+	t := f.Tree()
 	def := ck.ix.Func(fn).Def
 	if def < 0 || int(def) >= t.Len() {
 		return nil

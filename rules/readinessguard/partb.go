@@ -48,16 +48,16 @@ func computePartB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
 			}
 			seen[e.Call] = true
 			f := paths.File(e.Call.File)
-			if f == nil || f.Tree == nil {
+			if f == nil {
 				continue
 			}
 			n := ix.Call(e.Call).At.Node
 			d := analyzer.Diagnostic{
 				Path:     f.Path,
-				Start:    f.Tree.Start(n),
-				End:      f.Tree.End(n),
+				Start:    f.Tree().Start(n),
+				End:      f.Tree().End(n),
 				Message:  ck.escapeMessage(er, e),
-				Function: syntax.QualName(f.Tree, n),
+				Function: syntax.QualName(f.Tree(), n),
 				Related:  ck.escapeRelated(er, e),
 			}
 			d.SetSeverity(analyzer.Warning) // part (a) is the error
@@ -113,7 +113,7 @@ func (ck *checker) emptyStateRaises() []emptyRaise {
 				}
 			}
 		}
-		out = append(out, ck.emptyStateAsserts(f.Tree, fn, r, self, attrs)...)
+		out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, self, attrs)...)
 	}
 	return out
 }
@@ -293,7 +293,7 @@ func (ck *checker) escapeRelated(er emptyRaise, e sendpath.Escape) []analyzer.Re
 			Message: fmt.Sprintf("calls `%s`", ix.Func(st.Func).QualName)})
 	}
 	if f := ck.paths.File(er.site.Func.File); f != nil {
-		pos := f.Tree.Start(er.site.Node)
+		pos := f.Tree().Start(er.site.Node)
 		out = append(out, analyzer.Related{Path: f.Path, Line: pos.Line, Column: pos.Column,
 			Message: fmt.Sprintf("raises %s here when `%s` is empty", er.site.Exc, er.state)})
 	}

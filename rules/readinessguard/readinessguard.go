@@ -143,7 +143,7 @@ func options(pass *analyzer.Pass) *Options {
 func run(pass *analyzer.Pass) error {
 	f := pass.File
 	proj := pass.Project
-	if proj == nil || proj.Index == nil || f.Model < 0 || f.Tree == nil {
+	if proj == nil || proj.Index == nil || f.Model < 0 {
 		return nil
 	}
 	opts := options(pass)
@@ -214,7 +214,7 @@ func (ck *checker) checkUses(pass *analyzer.Pass, fn pymodel.FuncRef) {
 		return
 	}
 	self := sendpath.SelfName(ix, fn)
-	t := pass.File.Tree
+	t := pass.File.Tree()
 	states := func(attr string) (state, bool) { return ck.state(c, attr) }
 	reported := map[string]bool{}
 	for _, u := range findUses(t, ix.Func(fn).Def, r, self, states) {

@@ -56,7 +56,7 @@ func (p *Paths) Escapes(r RaiseSite) []Escape {
 		return nil
 	}
 	g := p.File(r.Func.File)
-	if g == nil || caught(g.Tree, r.Node, r.Exc) {
+	if g == nil || caught(g.Tree(), r.Node, r.Exc) {
 		return nil
 	}
 	var out []Escape
@@ -146,7 +146,7 @@ func (p *Paths) excludedOnChain(chain []pymodel.Step, excluded []facts.Fact) boo
 func (p *Paths) caughtOnChain(chain []pymodel.Step, exc string) bool {
 	for _, st := range chain {
 		f := p.File(st.Site.File)
-		if f != nil && caught(f.Tree, p.ix.Call(st.Site).At.Node, exc) {
+		if f != nil && caught(f.Tree(), p.ix.Call(st.Site).At.Node, exc) {
 			return true
 		}
 	}
@@ -162,7 +162,7 @@ func (p *Paths) callersCatch(fn pymodel.FuncRef, exc string) bool {
 	}
 	for _, s := range sites {
 		f := p.File(s.File)
-		if f == nil || !caught(f.Tree, p.ix.Call(s).At.Node, exc) {
+		if f == nil || !caught(f.Tree(), p.ix.Call(s).At.Node, exc) {
 			return false
 		}
 	}

@@ -182,16 +182,16 @@ func (p *Paths) postFactsOf(fn pymodel.FuncRef) []facts.Fact {
 func (p *Paths) analyze(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
 	f := p.File(fn.File)
 	def := p.ix.Func(fn).Def
-	if f == nil || f.Tree == nil || def < 0 || int(def) >= f.Tree.Len() {
+	if f == nil || def < 0 || int(def) >= f.Tree().Len() {
 		return nil
 	}
-	g := cfg.New(f.Tree, def)
+	g := cfg.New(f.Tree(), def)
 	calls := p.callIndex(fn.File)
 	siteOf := func(n syntax.NodeID) (pymodel.CallSite, bool) {
 		ci, ok := calls[n]
 		return pymodel.CallSite{File: fn.File, Call: ci}, ok
 	}
-	return facts.Analyze(f.Tree, g, facts.Options{
+	return facts.Analyze(f.Tree(), g, facts.Options{
 		EntryFacts: entry,
 		WaitCalls:  p.fs.opts,
 		CallEffects: func(n syntax.NodeID) []facts.Fact {

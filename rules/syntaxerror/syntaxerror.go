@@ -22,12 +22,13 @@ var Rule = &analyzer.Rule{
 	Name:     "syntax-error",
 	Severity: analyzer.Error,
 	Title:    "File does not parse as Python",
+	Local:    true,
 	Run:      run,
 	Doc:      doc,
 }
 
 func run(pass *analyzer.Pass) error {
-	t := pass.File.Tree
+	t := pass.File.Tree()
 	if off := firstInvalidUTF8(t.Src); off >= 0 && !declaresOtherEncoding(t.Src) {
 		pass.Report(analyzer.Diagnostic{
 			Start:    t.Pos(off),

@@ -26,6 +26,7 @@ var Rule = &analyzer.Rule{
 	Title:      "Suppression comment that suppresses nothing",
 	Doc:        doc,
 	DefaultOff: true,
+	Local:      true,
 	// Run has nothing to do per file: see Check.
 	Run: func(*analyzer.Pass) error { return nil },
 }

@@ -14,7 +14,7 @@ import (
 var (
 	callRule = &analyzer.Rule{ID: "SGL990", Name: "send-call", Title: "t", Doc: "d",
 		Run: func(pass *analyzer.Pass) error {
-			t := pass.File.Tree
+			t := pass.File.Tree()
 			for i := 0; i < t.Len(); i++ {
 				if n := syntax.NodeID(i); t.Kind(n) == syntax.Call && t.TextIs(t.Field(n, syntax.FFunction), "send") {
 					pass.Reportf(n, "call to send")
