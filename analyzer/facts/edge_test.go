@@ -82,3 +82,16 @@ def f(x):
 	}
 	require.True(t, found)
 }
+
+func TestOnEdge(t *testing.T) {
+	_, _, r := analyzeAt(t, `
+def f(x, y):
+    if x is not None and y:
+        sink(x, y)
+`, "sink(x, y)", Options{})
+	b, i := edgeOf(t, r, "y", true)
+	got := r.OnEdge(b, i)
+	assert.Contains(t, got, notNone("x"))
+	assert.Contains(t, got, notNone("y"))
+	assert.Nil(t, r.OnEdge(b, 99))
+}
