@@ -82,6 +82,7 @@ type Result struct {
 	blockItem []int32
 	w         int
 	in        [][]uint64
+	opts      Options
 }
 
 // Defs are all definitions of the graph, parameters first, then in the
@@ -97,9 +98,22 @@ func (r *Result) IsLocal(name string) bool { return r.local[name] }
 // Graph is the graph the result was computed on.
 func (r *Result) Graph() *cfg.Graph { return r.g }
 
+// Options tune AnalyzeWith.
+type Options struct {
+	// Cut, when set, names the local names whose bindings stop flowing
+	// along edge i of block b (e = g.Succs(b)[i]): those the edge's
+	// condition proves not None, say, when the question is "which
+	// None-valued bindings may reach here". It is called once for each edge
+	// that has a condition.
+	Cut func(b cfg.BlockID, i int, e cfg.Edge) []string
+}
+
 // Analyze computes the reaching definitions of g's local names.
-func Analyze(g *cfg.Graph) *Result {
-	r := &Result{g: g, byName: map[string][]int32{}, local: map[string]bool{}}
+func Analyze(g *cfg.Graph) *Result { return AnalyzeWith(g, Options{}) }
+
+// AnalyzeWith is Analyze with options.
+func AnalyzeWith(g *cfg.Graph, opts Options) *Result {
+	r := &Result{g: g, byName: map[string][]int32{}, local: map[string]bool{}, opts: opts}
 	c := collector{r: r, t: g.Tree}
 	c.params()
 	c.items()
@@ -175,8 +189,10 @@ func (r *Result) solve() {
 			set(r.in[cfg.Entry], int32(i))
 		}
 	}
+	cuts := r.cutMasks()
 	out := make([]uint64, r.w)
 	exc := make([]uint64, r.w)
+	cut := make([]uint64, r.w)
 	for changed := true; changed; {
 		changed = false
 		for _, b := range g.RPO() {
@@ -191,10 +207,16 @@ func (r *Result) solve() {
 					}
 				}
 			}
-			for _, e := range g.Succs(b) {
+			for i, e := range g.Succs(b) {
 				src := out
 				if e.Kind == cfg.Exception {
 					src = exc
+				}
+				if m := cuts[edgeKey{b, i}]; m != nil {
+					for j := range cut {
+						cut[j] = src[j] &^ m[j]
+					}
+					src = cut
 				}
 				dst := r.in[e.To]
 				for i := range dst {
@@ -206,4 +228,42 @@ func (r *Result) solve() {
 			}
 		}
 	}
+}
+
+type edgeKey struct {
+	b cfg.BlockID
+	i int
+}
+
+// cutMasks asks Options.Cut about every conditional edge and turns the
+// names into masks of their definitions.
+func (r *Result) cutMasks() map[edgeKey][]uint64 {
+	if r.opts.Cut == nil {
+		return nil
+	}
+	g := r.g
+	var masks map[edgeKey][]uint64
+	for _, b := range g.RPO() {
+		for i, e := range g.Succs(b) {
+			if e.Cond == syntax.NoNode {
+				continue
+			}
+			var m []uint64
+			for _, name := range r.opts.Cut(b, i, e) {
+				for _, d := range r.byName[name] {
+					if m == nil {
+						m = make([]uint64, r.w)
+					}
+					set(m, d)
+				}
+			}
+			if m != nil {
+				if masks == nil {
+					masks = map[edgeKey][]uint64{}
+				}
+				masks[edgeKey{b, i}] = m
+			}
+		}
+	}
+	return masks
 }

@@ -252,3 +252,33 @@ func TestHostileInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestCut(t *testing.T) {
+	src := `def f(table, key):
+    kind = table.get(key)
+    if kind is None:
+        kind = other()
+    use(kind)
+`
+	tree := parse(t, src)
+	root := tree.Parent(find(t, tree, "f"))
+	g := cfg.New(tree, root)
+	use := find(t, tree, "use(kind)")
+	plain := Analyze(g)
+	assert.Len(t, plain.Reaching(use, "kind"), 2)
+
+	// Cutting kind on the edge where `kind is None` is false leaves only
+	// the binding made under the check.
+	calls := 0
+	r := AnalyzeWith(g, Options{Cut: func(b cfg.BlockID, i int, e cfg.Edge) []string {
+		calls++
+		if tree.TextIs(e.Cond, "kind is None") && !e.Value {
+			return []string{"kind", "not_a_local"}
+		}
+		return nil
+	}})
+	ds := r.Reaching(use, "kind")
+	require.Len(t, ds, 1)
+	assert.Equal(t, "other()", tree.Text(r.Def(ds[0]).Value))
+	assert.Equal(t, 2, calls) // the two edges of the condition
+}
