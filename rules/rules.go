@@ -7,12 +7,14 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/memkind"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	memkind.Rule,
 	unusednoqa.Rule,
 }
 
