@@ -58,11 +58,26 @@ func (c *checker) attrOrigin(attr string, classes []pymodel.ClassRef, byName boo
 		return nil
 	}
 	site := info.NoneAt[0]
-	why, at := c.describeSite(site)
+	// Short class names, unless two of the classes share one.
+	short := map[string]int{}
+	distinct := map[pymodel.ClassRef]bool{}
+	for _, o := range append([]pymodel.ClassRef{site.Class}, classes...) {
+		if !distinct[o] {
+			distinct[o] = true
+			short[ix.Class(o).Name]++
+		}
+	}
+	name := func(o pymodel.ClassRef) string {
+		if n := ix.Class(o).Name; short[n] == 1 {
+			return n
+		}
+		return ix.ClassName(o)
+	}
+	why, at := c.describeSite(site, name(site.Class))
 	if len(classes) > 1 {
 		var others []string
 		for _, o := range classes[1:] {
-			others = append(others, "`"+ix.Class(o).Name+"`")
+			others = append(others, "`"+name(o)+"`")
 		}
 		why += " (also in " + strings.Join(others, ", ") + ")"
 	}
@@ -88,9 +103,8 @@ func (c *checker) attrOrigin(attr string, classes []pymodel.ClassRef, byName boo
 
 // describeSite says how a site declares an attribute Optional or sets it
 // to None, and where.
-func (c *checker) describeSite(site pymodel.AttrSite) (string, pymodel.Pos) {
+func (c *checker) describeSite(site pymodel.AttrSite, cls string) (string, pymodel.Pos) {
 	ix := c.ix
-	cls := ix.Class(site.Class).Name
 	if site.Field >= 0 {
 		f := &ix.Class(site.Class).Fields[site.Field]
 		if f.Annotation == "" {
@@ -112,6 +126,9 @@ func (c *checker) describeSite(site pymodel.AttrSite) (string, pymodel.Pos) {
 		return fmt.Sprintf("declared `%s` in `%s`", clip(decl, 60), cls), u.At
 	}
 	method := ix.Func(pymodel.FuncRef{File: site.Use.File, Func: u.Func}).Name
+	if u.Value == pymodel.ValueMaybeNone {
+		return fmt.Sprintf("set by a conditional expression with a None arm in `%s.%s`", cls, method), u.At
+	}
 	if value == "" {
 		value = "None"
 	}

@@ -53,7 +53,7 @@ func (c *checker) mayNone(fl *flow, n syntax.NodeID, depth int, seen visit) *ori
 		for _, arm := range []syntax.NodeID{t.NamedChild(n, 0), t.NamedChild(n, 2)} {
 			if t.Kind(t.Unparen(arm)) == syntax.None {
 				return &origin{
-					why:     fmt.Sprintf("the conditional expression on line %d has a None arm", t.Start(n).Line),
+					why:     condWhy(t, n),
 					related: []analyzer.Related{c.relatedNode(fl, arm, "the None arm")},
 				}
 			}
@@ -142,8 +142,12 @@ func (c *checker) defMayNone(fl *flow, d int32, depth int, seen visit) *origin {
 	if inner == nil {
 		return nil
 	}
+	why := fmt.Sprintf("assigned `%s` on line %d: %s", clip(t.Text(v), 50), line, inner.why)
+	if t.Kind(v) == syntax.ConditionalExpression && inner.why == condWhy(t, v) {
+		why = fmt.Sprintf("assigned `%s` on line %d, which has a None arm", clip(t.Text(v), 50), line)
+	}
 	return &origin{
-		why: fmt.Sprintf("assigned `%s` on line %d: %s", clip(t.Text(v), 50), line, inner.why),
+		why: why,
 		related: append([]analyzer.Related{c.relatedNode(fl, def.Target, fmt.Sprintf("`%s` assigned here", def.Name))},
 			inner.related...),
 	}
@@ -214,4 +218,8 @@ func (c *checker) callMayNone(fl *flow, n syntax.NodeID) *origin {
 		why:     fmt.Sprintf("`%s.get(...)` returns None for a missing key", call.Recv),
 		related: []analyzer.Related{c.relatedNode(fl, n, "may return None")},
 	}
+}
+
+func condWhy(t *syntax.Tree, n syntax.NodeID) string {
+	return fmt.Sprintf("the conditional expression on line %d has a None arm", t.Start(n).Line)
 }
