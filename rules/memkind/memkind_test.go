@@ -9,3 +9,7 @@ import (
 func TestFixtures(t *testing.T) {
 	analysistest.Run(t, "../../testdata/rules/sgl002", Rule)
 }
+
+func TestShapes(t *testing.T) {
+	analysistest.Run(t, "testdata/shapes", Rule)
+}
