@@ -127,31 +127,38 @@ type flow struct {
 	defs  *reaching.Result
 }
 
-// flowOf builds (once) the flow of fn; nil when its tree is not loaded.
+// flowOf builds (once per pass) the flow of fn; nil when its tree is not
+// loaded. Facts come from the project's shared Flow (computed once per
+// function for the run, with callees' post-facts and kills), so SGL002
+// sees the same checks as the other rules.
 func (c *checker) flowOf(fn pymodel.FuncRef) *flow {
 	if fl, ok := c.flows[fn]; ok {
 		return fl
 	}
 	var fl *flow
-	if t := c.trees[fn.File]; t != nil {
-		def := c.ix.Func(fn).Def
-		if def >= 0 && int(def) < t.Len() {
-			g := cfg.New(t, def)
-			fr := facts.Analyze(t, g, facts.Options{})
-			fl = &flow{fn: fn, tree: t, facts: fr}
-			// A binding stops being a possible None source on the edges
-			// that prove its name not None (`if kind is None: kind = x`
-			// leaves only x's binding after the if).
-			fl.defs = reaching.AnalyzeWith(g, reaching.Options{Cut: func(b cfg.BlockID, i int, _ cfg.Edge) []string {
-				var names []string
-				for _, f := range fr.OnEdge(b, i) {
-					if f.Kind == facts.NotNone && isName(f.Path) {
-						names = append(names, string(f.Path))
-					}
+	t := c.trees[fn.File]
+	var g *cfg.Graph
+	var fr *facts.Result
+	if pf := c.pass.Project.Flow; pf != nil {
+		g, fr = pf.Graph(fn), pf.Facts(fn)
+	} else if def := c.ix.Func(fn).Def; t != nil && def >= 0 && int(def) < t.Len() {
+		g = cfg.New(t, def)
+		fr = facts.Analyze(t, g, facts.Options{})
+	}
+	if t != nil && g != nil && fr != nil {
+		fl = &flow{fn: fn, tree: t, facts: fr}
+		// A binding stops being a possible None source on the edges that
+		// prove its name not None (`if kind is None: kind = x` leaves only
+		// x's binding after the if).
+		fl.defs = reaching.AnalyzeWith(g, reaching.Options{Cut: func(b cfg.BlockID, i int, _ cfg.Edge) []string {
+			var names []string
+			for _, f := range fr.OnEdge(b, i) {
+				if f.Kind == facts.NotNone && isName(f.Path) {
+					names = append(names, string(f.Path))
 				}
-				return names
-			}})
-		}
+			}
+			return names
+		}})
 	}
 	c.flows[fn] = fl
 	return fl
