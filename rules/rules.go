@@ -8,12 +8,14 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/rules/memkind"
+	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	readinessguard.Rule,
 	memkind.Rule,
 	unusednoqa.Rule,
 }
