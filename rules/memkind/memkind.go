@@ -91,6 +91,7 @@ func run(pass *analyzer.Pass) error {
 		flows:   map[pymodel.FuncRef]*flow{},
 		checked: map[paramRef]checkState{},
 		calls:   map[int32]map[syntax.NodeID]int32{},
+		callers: map[pymodel.FuncRef]*flow{},
 	}
 	for _, pf := range pass.Project.Files {
 		if pf.Model >= 0 && pf.Tree != nil {
@@ -117,6 +118,7 @@ type checker struct {
 	flows   map[pymodel.FuncRef]*flow
 	checked map[paramRef]checkState
 	calls   map[int32]map[syntax.NodeID]int32 // file -> call node -> index in Calls
+	callers map[pymodel.FuncRef]*flow         // flows under callers' checks (nil: none)
 }
 
 // flow is one function's graph with what is known along it.
@@ -146,21 +148,66 @@ func (c *checker) flowOf(fn pymodel.FuncRef) *flow {
 		fr = facts.Analyze(t, g, facts.Options{})
 	}
 	if t != nil && g != nil && fr != nil {
-		fl = &flow{fn: fn, tree: t, facts: fr}
-		// A binding stops being a possible None source on the edges that
-		// prove its name not None (`if kind is None: kind = x` leaves only
-		// x's binding after the if).
-		fl.defs = reaching.AnalyzeWith(g, reaching.Options{Cut: func(b cfg.BlockID, i int, _ cfg.Edge) []string {
-			var names []string
-			for _, f := range fr.OnEdge(b, i) {
-				if f.Kind == facts.NotNone && isName(f.Path) {
-					names = append(names, string(f.Path))
-				}
-			}
-			return names
-		}})
+		fl = newFlow(fn, t, g, fr)
 	}
 	c.flows[fn] = fl
+	return fl
+}
+
+func newFlow(fn pymodel.FuncRef, t *syntax.Tree, g *cfg.Graph, fr *facts.Result) *flow {
+	fl := &flow{fn: fn, tree: t, facts: fr}
+	// A binding stops being a possible None source on the edges that prove
+	// its name not None (`if kind is None: kind = x` leaves only x's
+	// binding after the if).
+	fl.defs = reaching.AnalyzeWith(g, reaching.Options{Cut: func(b cfg.BlockID, i int, _ cfg.Edge) []string {
+		var names []string
+		for _, f := range fr.OnEdge(b, i) {
+			if f.Kind == facts.NotNone && isName(f.Path) {
+				names = append(names, string(f.Path))
+			}
+		}
+		return names
+	}})
+	return fl
+}
+
+// callerFlow is fn's flow under the facts that hold on entry because every
+// project caller checked them before the call (pymodel Guards over what
+// the callers reach); nil when fn has no callers in functions, or nothing
+// is known on entry.
+func (c *checker) callerFlow(fn pymodel.FuncRef) *flow {
+	if fl, ok := c.callers[fn]; ok {
+		return fl
+	}
+	c.callers[fn] = nil
+	pf := c.pass.Project.Flow
+	sites := c.ix.Callers(fn)
+	if pf == nil || len(sites) == 0 || c.trees[fn.File] == nil {
+		return nil
+	}
+	var starts []pymodel.Start
+	seen := map[pymodel.FuncRef]bool{}
+	for _, s := range sites {
+		caller := c.ix.Call(s).Func
+		if caller < 0 {
+			return nil // called at module level: nothing is known there
+		}
+		if ref := (pymodel.FuncRef{File: s.File, Func: caller}); !seen[ref] && ref != fn {
+			seen[ref] = true
+			starts = append(starts, pymodel.Start{Func: ref, Self: pymodel.NoClass})
+		}
+	}
+	r := c.ix.Reachable(starts, pymodel.ReachOptions{})
+	if !r.Reached(fn) {
+		return nil
+	}
+	guards := pf.Guards(r)
+	res := guards.Result(fn)
+	if res == nil || len(guards.Entry(fn)) == 0 {
+		return nil
+	}
+	fl := newFlow(fn, c.trees[fn.File], res.Graph(), res)
+	c.callers[fn] = fl
 	return fl
 }
 

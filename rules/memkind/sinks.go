@@ -49,6 +49,9 @@ func (c *checker) checkCall(site pymodel.CallSite) {
 		if pi >= 0 && c.calleeChecks(cal.Func, pi, 0) {
 			continue
 		}
+		if c.checkedByCallers(fl, a.At.Node) {
+			continue
+		}
 		c.report(fl, a.At.Node, call, cal, known, pi, name, o)
 	}
 }
@@ -302,4 +305,13 @@ func clip(s string, n int) string {
 		return string(r[:n-3]) + "..."
 	}
 	return string(r)
+}
+
+// checkedByCallers: the value at v is not None once the checks every
+// caller of v's function made before calling it are taken into account
+// (`if info.kind is None: raise` in the worker, the send in a helper it
+// calls with info).
+func (c *checker) checkedByCallers(fl *flow, v syntax.NodeID) bool {
+	alt := c.callerFlow(fl.fn)
+	return alt != nil && c.mayNone(alt, v, 0, nil) == nil
 }

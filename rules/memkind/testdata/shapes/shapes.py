@@ -151,3 +151,32 @@ class Shapes:
     def star_args(self, peer, info):
         args = (peer, info.dest_kind)
         return self.forward(*args)
+
+
+class CallerChecks:
+    """The send is in a helper; the check is in its callers."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.peers = {}
+
+    def checked_worker(self, peer):
+        info = self.peers[peer]
+        if info.dest_kind is None:
+            raise RuntimeError("no kind")
+        return self._post_checked(peer, info)
+
+    def _post_checked(self, peer, info):
+        return transport.post(peer, dst_mem_kind=info.dest_kind)
+
+    def checked_worker_a(self, peer):
+        info = self.peers[peer]
+        if info.dest_kind is None:
+            raise RuntimeError("no kind")
+        return self._post_half(peer, info)
+
+    def unchecked_worker_b(self, peer):
+        return self._post_half(peer, self.peers[peer])
+
+    def _post_half(self, peer, info):
+        return transport.post(peer, dst_mem_kind=info.dest_kind)  # want: SGL002
