@@ -180,3 +180,26 @@ class CallerChecks:
 
     def _post_half(self, peer, info):
         return transport.post(peer, dst_mem_kind=info.dest_kind)  # want: SGL002
+
+
+class HelperChecks:
+    def __init__(self):
+        self.peers = {}
+
+    def _require_kind(self, info):
+        if info.dest_kind is None:
+            raise RuntimeError("no kind")
+
+    def _ready(self, info):
+        return info.dest_kind is not None
+
+    def raising_helper(self, peer):
+        info = self.peers[peer]
+        self._require_kind(info)
+        return transport.post(peer, dst_mem_kind=info.dest_kind)
+
+    def predicate_helper(self, peer):
+        info = self.peers[peer]
+        if not self._ready(info):
+            return None
+        return transport.post(peer, dst_mem_kind=info.dest_kind)  # want: SGL002
