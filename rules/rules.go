@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/memkind"
 	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
@@ -15,6 +16,7 @@ import (
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
 	readinessguard.Rule,
+	memkind.Rule,
 	unusednoqa.Rule,
 }
 
