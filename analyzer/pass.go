@@ -34,6 +34,10 @@ type Project struct {
 	// context only): classes across files, the call graph, function
 	// summaries. Built once after loading; safe for concurrent reads.
 	Index *pymodel.Index
+	// Flow computes guard facts on demand over the index: per function
+	// with what callees guarantee, and on entry from checks in callers
+	// (Flow.Guards). Safe for concurrent use.
+	Flow *pymodel.Flow
 	// Records are the error records of the run (Options.Records; nil when
 	// none were given).
 	Records *records.Set

@@ -92,9 +92,12 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 			}
 		}
 		switch t.Kind(i) {
-		case syntax.Lambda, syntax.ListComprehension, syntax.SetComprehension,
-			syntax.DictionaryComprehension, syntax.GeneratorExpression,
-			syntax.FunctionDefinition, syntax.ClassDefinition:
+		case syntax.ListComprehension, syntax.SetComprehension,
+			syntax.DictionaryComprehension, syntax.GeneratorExpression:
+			a.pendingComps = append(a.pendingComps, i) // see comp.go
+			i = t.SubtreeEnd(i) - 1                    // its own scope
+			continue
+		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
 			i = t.SubtreeEnd(i) - 1 // their own scope
 			continue
 		case syntax.Assignment, syntax.AugmentedAssignment, syntax.NamedExpression,

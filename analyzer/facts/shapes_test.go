@@ -405,4 +405,42 @@ if CONFIG is None:
     raise SystemExit(1)
 sink(CONFIG)
 `, "sink(CONFIG)", notNone("CONFIG"), true},
+
+	// Comprehensions.
+	{"comprehension filter", `
+def f(infos):
+    return [sink(d.kind) for d in infos if d.kind is not None]
+`, "sink(d.kind)", notNone("d.kind"), true},
+	{"comprehension without filter", `
+def f(infos):
+    return [sink(d.kind) for d in infos]
+`, "sink(d.kind)", notNone("d.kind"), false},
+	{"comprehension variable shadows outer facts", `
+def f(d, infos):
+    if d.kind is None:
+        return
+    return [sink(d.kind) for d in infos]
+`, "sink(d.kind)", notNone("d.kind"), false},
+	{"outer guard holds in the comprehension", `
+def f(self, infos):
+    if not self.descs:
+        return
+    return {i: sink(self.descs) for i in infos}
+`, "sink(self.descs)", nonEmpty("self.descs"), true},
+	{"filter after the use", `
+def f(infos):
+    return [d for d in infos if sink(d.kind) if d.kind is not None]
+`, "sink(d.kind)", notNone("d.kind"), false},
+	{"nested comprehension", `
+def f(groups):
+    return [[sink(x) for x in g if x is not None] for g in groups if g]
+`, "sink(x)", notNone("x"), true},
+	{"nested comprehension sees the outer filter", `
+def f(groups):
+    return [[sink(g) for x in g] for g in groups if g]
+`, "sink(g)", nonEmpty("g"), true},
+	{"generator in a call", `
+def f(t, keys):
+    return any(sink(t[k]) for k in keys if k in t)
+`, "sink(t[k])", in("t", "k"), true},
 }
