@@ -3,7 +3,6 @@ package cfg
 import (
 	"sync"
 
-	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -35,9 +34,3 @@ func (gs *Graphs) Of(root syntax.NodeID) *Graph {
 
 // For returns the graph that evaluates n.
 func (gs *Graphs) For(n syntax.NodeID) *Graph { return gs.Of(Owner(gs.Tree, n)) }
-
-// Analysis gives rules the file's *Graphs through pass.ResultOf.
-var Analysis = &analyzer.Analysis{
-	Name: "cfg",
-	Run:  func(pass *analyzer.Pass) (any, error) { return NewGraphs(pass.File.Tree), nil },
-}

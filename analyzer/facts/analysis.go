@@ -3,7 +3,6 @@ package facts
 import (
 	"sync"
 
-	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -35,17 +34,4 @@ func (ff *FileFacts) For(n syntax.NodeID) *Result {
 	r := Analyze(ff.Graphs.Tree, g, Options{})
 	ff.m[g] = r
 	return r
-}
-
-// Analysis gives rules the file's *FileFacts through pass.ResultOf.
-var Analysis = &analyzer.Analysis{
-	Name:     "facts",
-	Requires: []*analyzer.Analysis{cfg.Analysis},
-	Run: func(pass *analyzer.Pass) (any, error) {
-		gs, err := pass.ResultOf(cfg.Analysis)
-		if err != nil {
-			return nil, err
-		}
-		return NewFileFacts(gs.(*cfg.Graphs)), nil
-	},
 }

@@ -1,10 +1,11 @@
-package facts
+package passes
 
 import (
 	"testing"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -15,13 +16,13 @@ var probe = &analyzer.Rule{
 	Name:     "facts-probe",
 	Title:    "test rule: sink argument may be None",
 	Doc:      "Test only.",
-	Requires: []*analyzer.Analysis{Analysis},
+	Requires: []*analyzer.Analysis{Facts},
 	Run: func(pass *analyzer.Pass) error {
-		res, err := pass.ResultOf(Analysis)
+		res, err := pass.ResultOf(Facts)
 		if err != nil {
 			return err
 		}
-		ff := res.(*FileFacts)
+		ff := res.(*facts.FileFacts)
 		t := pass.File.Tree
 		for i := 0; i < t.Len(); i++ {
 			n := syntax.NodeID(i)
@@ -29,11 +30,11 @@ var probe = &analyzer.Rule{
 				continue
 			}
 			arg := t.NamedChild(t.Field(n, syntax.FArguments), 0)
-			p, ok := PathOf(t, arg)
+			p, ok := facts.PathOf(t, arg)
 			if !ok {
 				continue
 			}
-			if !ff.For(n).Holds(n, NotNoneFact(p)) {
+			if !ff.For(n).Holds(n, facts.NotNoneFact(p)) {
 				pass.Reportf(n, "%s may be None here", p)
 			}
 		}
