@@ -3,6 +3,7 @@ package sendpath
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/facts"
@@ -43,6 +44,10 @@ type factsState struct {
 	busy    map[pymodel.FuncRef]bool // being computed (post or entry)
 	calls   []map[syntax.NodeID]int32
 	opts    []string // wait calls
+
+	// Analyses with other entry facts, made after build (see Escapes).
+	mu     sync.Mutex
+	pushed map[pushKey]*facts.Result
 }
 
 // computeFacts fills p.fs for every function on a send path.
@@ -54,6 +59,7 @@ func (p *Paths) computeFacts(waits []string) {
 		busy:    map[pymodel.FuncRef]bool{},
 		calls:   make([]map[syntax.NodeID]int32, len(p.ix.Files)),
 		opts:    waits,
+		pushed:  map[pushKey]*facts.Result{},
 	}
 	for _, fn := range p.Funcs() {
 		p.factsOf(fn)
@@ -180,13 +186,33 @@ func (p *Paths) postFactsOf(fn pymodel.FuncRef) []facts.Fact {
 
 // analyze runs the facts analysis on fn with the interprocedural hooks.
 func (p *Paths) analyze(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
+	return p.analyzeHooked(fn, entry, p.callIndex(fn.File), p.callPostFacts)
+}
+
+// analyzeBuilt is analyze once build is over: it only reads the post facts
+// and call indexes build computed (a function build did not reach gets
+// none), so concurrent callers do not race.
+func (p *Paths) analyzeBuilt(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
+	calls := p.fs.calls[fn.File]
+	if calls == nil {
+		calls = map[syntax.NodeID]int32{}
+		for i, c := range p.ix.Summary(fn.File).Calls {
+			calls[c.At.Node] = int32(i)
+		}
+	}
+	return p.analyzeHooked(fn, entry, calls, func(site pymodel.CallSite) []facts.Fact {
+		return p.postFactsAt(site, func(f pymodel.FuncRef) []facts.Fact { return p.fs.post[f] })
+	})
+}
+
+func (p *Paths) analyzeHooked(fn pymodel.FuncRef, entry []facts.Fact, calls map[syntax.NodeID]int32,
+	post func(pymodel.CallSite) []facts.Fact) *facts.Result {
 	f := p.File(fn.File)
 	def := p.ix.Func(fn).Def
 	if f == nil || f.Tree == nil || def < 0 || int(def) >= f.Tree.Len() {
 		return nil
 	}
 	g := cfg.New(f.Tree, def)
-	calls := p.callIndex(fn.File)
 	siteOf := func(n syntax.NodeID) (pymodel.CallSite, bool) {
 		ci, ok := calls[n]
 		return pymodel.CallSite{File: fn.File, Call: ci}, ok
@@ -199,7 +225,7 @@ func (p *Paths) analyze(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
 			if !ok {
 				return nil
 			}
-			return p.callPostFacts(site)
+			return post(site)
 		},
 		CallKills: func(n syntax.NodeID) []facts.Path {
 			site, ok := siteOf(n)
@@ -229,6 +255,10 @@ func (p *Paths) callIndex(file int32) map[syntax.NodeID]int32 {
 // return, in the caller's names. A site with an unresolved or external
 // callee gets none.
 func (p *Paths) callPostFacts(site pymodel.CallSite) []facts.Fact {
+	return p.postFactsAt(site, p.postFactsOf)
+}
+
+func (p *Paths) postFactsAt(site pymodel.CallSite, postOf func(pymodel.FuncRef) []facts.Fact) []facts.Fact {
 	cals := p.ix.Callees(site)
 	if len(cals) == 0 || p.ix.Call(site).Await {
 		return nil
@@ -238,7 +268,7 @@ func (p *Paths) callPostFacts(site pymodel.CallSite) []facts.Fact {
 		if !cal.Func.Valid() {
 			return nil
 		}
-		got := toCaller(p.postFactsOf(cal.Func), p.bindings(site, cal))
+		got := toCaller(postOf(cal.Func), p.bindings(site, cal))
 		if i == 0 {
 			acc = got
 		} else {
