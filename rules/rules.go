@@ -8,6 +8,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/rules/readinessguard"
+	"github.com/sglint/sglint/rules/recordraise"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
@@ -15,6 +16,7 @@ import (
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
 	readinessguard.Rule,
+	recordraise.Rule,
 	unusednoqa.Rule,
 }
 
