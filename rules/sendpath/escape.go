@@ -186,8 +186,7 @@ func (p *Paths) chainEscapes(r RaiseSite, chain []pymodel.CallSite) bool {
 		known = nil
 		for _, cal := range p.ix.Callees(site) {
 			if cal.Func == next {
-				bs := p.bindings(site, cal)
-				known = append(toCallee(at, bs), argAliases(bs)...)
+				known = p.flow.ToCallee(site, cal, at)
 				break
 			}
 		}
@@ -221,25 +220,27 @@ func (p *Paths) steps(e Entry, chain []pymodel.CallSite, fn pymodel.FuncRef) []p
 	return out
 }
 
-// analyzeWith is analyze memoised per entry facts, safe for concurrent
-// use after build: it only reads what build computed.
+// analyzeWith is the flow's analysis of fn under entry facts, memoised
+// per set of entry facts (chains share their upper parts). Safe for
+// concurrent use.
 func (p *Paths) analyzeWith(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
 	if len(entry) == 0 {
-		if r := p.fs.results[fn]; r != nil && len(p.fs.entry[fn]) == 0 {
-			return r
-		}
+		return p.flow.Analyze(fn, nil)
 	}
 	k := pushKey{fn, factsKey(entry)}
-	p.fs.mu.Lock()
-	r, ok := p.fs.pushed[k]
-	p.fs.mu.Unlock()
+	p.pushMu.Lock()
+	r, ok := p.pushed[k]
+	p.pushMu.Unlock()
 	if ok {
 		return r
 	}
-	r = p.analyzeBuilt(fn, entry)
-	p.fs.mu.Lock()
-	p.fs.pushed[k] = r
-	p.fs.mu.Unlock()
+	r = p.flow.Analyze(fn, entry)
+	p.pushMu.Lock()
+	if p.pushed == nil {
+		p.pushed = map[pushKey]*facts.Result{}
+	}
+	p.pushed[k] = r
+	p.pushMu.Unlock()
 	return r
 }
 
@@ -328,9 +329,7 @@ func caught(t *syntax.Tree, n syntax.NodeID, exc string) bool {
 func (p *Paths) TranslateUp(fs []facts.Fact, site pymodel.CallSite, callee pymodel.FuncRef) []facts.Fact {
 	for _, cal := range p.ix.Callees(site) {
 		if cal.Func == callee {
-			return translate(fs, p.bindings(site, cal), func(b binding) (src, dst facts.Path, strict bool) {
-				return b.callee, b.caller, false
-			})
+			return p.flow.ToCaller(site, cal, fs)
 		}
 	}
 	return nil
