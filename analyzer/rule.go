@@ -37,6 +37,9 @@ type Rule struct {
 	Record string
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
+	// RelatedIsChain: the findings' related locations walk a call chain
+	// (entry first); SARIF shows them as a codeFlow.
+	RelatedIsChain bool
 	// Requires lists shared analyses the rule reads through Pass.ResultOf.
 	Requires []*Analysis
 	// Options, when set, returns a new pointer to the rule's options struct

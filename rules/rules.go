@@ -9,6 +9,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/rules/memkind"
 	"github.com/sglint/sglint/rules/readinessguard"
+	"github.com/sglint/sglint/rules/recordraise"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
@@ -17,6 +18,7 @@ var all = []*analyzer.Rule{
 	syntaxerror.Rule,
 	readinessguard.Rule,
 	memkind.Rule,
+	recordraise.Rule,
 	unusednoqa.Rule,
 }
 

@@ -187,6 +187,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Rules:       selected,
 		Files:       res.Files,
 		SrcRoot:     cwd,
+		CodeFlow:    chainOf,
 	}
 	if o.statistics {
 		err = writeStatistics(stdout, o.format, diags)
@@ -235,6 +236,15 @@ func reportedOnly(ds []analyzer.Diagnostic, set *inputSet, cfg *config.Config) [
 		}
 	}
 	return out
+}
+
+// chainOf is the SARIF code flow of a finding whose rule's related
+// locations walk a call chain.
+func chainOf(d *analyzer.Diagnostic) []analyzer.Related {
+	if d.Rule.RelatedIsChain {
+		return d.Related
+	}
+	return nil
 }
 
 // registry lists the rules; tests swap it to inject failures.

@@ -35,8 +35,10 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
 )
 
@@ -121,6 +123,10 @@ type Paths struct {
 	files   []*analyzer.File        // by index file number
 	flow    *pymodel.Flow           // see facts.go
 	guards  *pymodel.Guards
+
+	// Analyses under the entry facts of one call chain (see Escapes).
+	pushMu sync.Mutex
+	pushed map[pushKey]*facts.Result
 }
 
 // Of returns the send paths of pass's project under cfg, computed once per
