@@ -390,3 +390,35 @@ func TestCallResolution(t *testing.T) {
 	}
 	assert.Equal(t, []string{"1 pkg.mori.conn.MoriKVManager.worker self=pkg.mori.conn.MoriKVManager"}, entries)
 }
+
+func TestMethodsNamed(t *testing.T) {
+	ix := project(t, map[string]string{
+		"a.py": `
+class A:
+    def finalize(self): self.ready = True
+    @staticmethod
+    def helper(): pass
+    @property
+    def size(self): return 1
+def finalize(): pass
+`,
+		"b.py": `
+class B:
+    def finalize(self): pass
+    def other(self): pass
+`,
+	})
+	names := func(refs []FuncRef) []string {
+		var out []string
+		for _, r := range refs {
+			out = append(out, ix.FuncName(r))
+		}
+		return out
+	}
+	// Instance methods only: not the module function, the static method or
+	// the property.
+	assert.Equal(t, []string{"a.A.finalize", "b.B.finalize"}, names(ix.MethodsNamed("finalize")))
+	assert.Empty(t, ix.MethodsNamed("helper"))
+	assert.Empty(t, ix.MethodsNamed("size"))
+	assert.Empty(t, ix.MethodsNamed("missing"))
+}
