@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -33,6 +34,18 @@ type Project struct {
 	// context only): classes across files, the call graph, function
 	// summaries. Built once after loading; safe for concurrent reads.
 	Index *pymodel.Index
+	// Records are the error records of the run (Options.Records; nil when
+	// none were given).
+	Records *records.Set
+	// RaiseSites are the records' raise sites in every loaded file (reported
+	// on or context only), in input order, then source order.
+	RaiseSites []RaiseSite
+}
+
+// RaiseSite is a record's raise site in a file of the project.
+type RaiseSite struct {
+	File *File
+	records.Site
 }
 
 // Pass is what a rule's Run receives for one file.

@@ -12,6 +12,7 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -60,6 +61,9 @@ type Options struct {
 	// MaxFileSize skips larger files with a warning; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
+	// Records are error records whose raise sites are found in every
+	// loaded file while it is loaded (Project.RaiseSites).
+	Records *records.Set
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -71,6 +75,9 @@ type Result struct {
 	// Noqa holds the suppression comments of every checked file, in input
 	// order, with the rules each one suppressed (for unused-noqa reports).
 	Noqa []*noqa.Set
+	// RaiseSites are Project.RaiseSites: the records' raise sites in every
+	// loaded file (File.Report tells the checked ones).
+	RaiseSites []RaiseSite
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -88,6 +95,7 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	files := make([]*File, len(inputs))
 	problems := make([][]Problem, len(inputs))
+	sites := make([][]records.Site, len(inputs))
 
 	root := opts.Root
 	if root == "" {
@@ -95,7 +103,7 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 
 	// Phase 1: read, parse and summarise, one parser and one summarizer
-	// per worker.
+	// per worker; find the records' raise sites.
 	parallel(len(inputs), jobs, func(next <-chan int) {
 		parser := syntax.NewParser()
 		defer parser.Close()
@@ -110,14 +118,18 @@ func Run(inputs []Input, opts Options) *Result {
 				}
 				files[i] = f
 				summarize(&summarizer, f, root, &problems[i])
+				sites[i] = opts.Records.Find(f.Tree)
 			}()
 		}
 	})
 
-	project := &Project{Root: root}
-	for _, f := range files {
+	project := &Project{Root: root, Records: opts.Records}
+	for i, f := range files {
 		if f != nil {
 			project.Files = append(project.Files, f)
+			for _, s := range sites[i] {
+				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
+			}
 		}
 	}
 	ix, indexProblem := buildIndex(project.Files)
@@ -144,7 +156,7 @@ func Run(inputs []Input, opts Options) *Result {
 
 	// Phase 3, sequential: a rule may report in another file than the one it
 	// checks, so suppressions and line texts are looked up by path.
-	res := &Result{Files: checked}
+	res := &Result{Files: checked, RaiseSites: project.RaiseSites}
 	byPath := map[string]int{}
 	for i, f := range files {
 		if f != nil {

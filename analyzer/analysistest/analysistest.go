@@ -36,6 +36,13 @@ type T interface {
 // checks, or nil after a fatal error.
 func Run(t T, dir string, rules ...*analyzer.Rule) *analyzer.Result {
 	t.Helper()
+	return RunWith(t, dir, analyzer.Options{}, rules...)
+}
+
+// RunWith is Run with run options, e.g. error records for the rules that
+// read them (Options.Records). Rules and Root are set by the harness.
+func RunWith(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) *analyzer.Result {
+	t.Helper()
 	inputs, err := load(dir)
 	if err != nil {
 		t.Fatalf("analysistest: %v", err)
@@ -64,7 +71,8 @@ func Run(t T, dir string, rules ...*analyzer.Rule) *analyzer.Result {
 		}
 	}
 
-	res := analyzer.Run(inputs, analyzer.Options{Rules: rules, Root: dir})
+	opts.Rules, opts.Root = rules, dir
+	res := analyzer.Run(inputs, opts)
 	for _, p := range res.Problems {
 		t.Errorf("%s: sglint could not check the file: %s", filepath.Join(dir, p.Path), p.Message)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -118,4 +119,20 @@ func TestFatalOnEmptyDir(t *testing.T) {
 	assert.Nil(t, res)
 	require.Len(t, ft.fatals, 1)
 	assert.Contains(t, ft.fatals[0], "no .py files")
+}
+
+// RunWith passes run options (here records) through to the rules.
+func TestRunWithOptions(t *testing.T) {
+	set := records.NewSet([]*records.Record{{ID: "r", ErrorClass: "RuntimeError", MessagePattern: ".*"}})
+	var got *records.Set
+	probe := &analyzer.Rule{ID: "SGL902", Name: "probe", Title: "t", Doc: "d", Run: func(p *analyzer.Pass) error {
+		got = p.Project.Records
+		return nil
+	}}
+	ft := &fakeT{}
+	res := analysistest.RunWith(ft, dir("ok"), analyzer.Options{Records: set, Rules: []*analyzer.Rule{boom}, Root: "elsewhere"}, probe)
+	assert.Empty(t, ft.errors, "the harness's rules replace those of the options")
+	assert.Same(t, set, got)
+	require.NotNil(t, res)
+	assert.Empty(t, res.Diagnostics)
 }

@@ -78,10 +78,20 @@ type builder struct {
 	splits []syntax.NodeID // split nodes (see Graph.IsSplit)
 	budget int             // see maxBlocks
 
+	// Block nodes are collected flat, in order, and grouped per block by
+	// finish: one allocation per graph instead of one per block.
+	items  []item
+	counts []int32 // nodes so far in each block
+
 	// Short-circuit positions inside the expression being lowered (see
 	// expr); inSplit is set while lowering one.
 	splitAt []syntax.NodeID
 	inSplit bool
+}
+
+type item struct {
+	b BlockID
+	n syntax.NodeID
 }
 
 type frameKind uint8
@@ -115,8 +125,9 @@ type frame struct {
 // class_definition node of t. For any other node it returns a graph that
 // evaluates nothing.
 func New(t *syntax.Tree, root syntax.NodeID) *Graph {
-	g := &Graph{Tree: t, Root: root}
-	b := &builder{t: t, g: g, budget: minBudget}
+	// Most graphs are small: one right-sized allocation each.
+	g := &Graph{Tree: t, Root: root, Blocks: make([]Block, 0, 8), edges: make([]Edge, 0, 8), sites: make([]Site, 0, 8)}
+	b := &builder{t: t, g: g, budget: minBudget, items: make([]item, 0, 8), counts: make([]int32, 0, 8)}
 	if root >= 0 && int(root) < t.Len() {
 		b.budget = min(maxBlocks, minBudget+blocksPerNode*int(t.SubtreeEnd(root)-root))
 	}
@@ -146,6 +157,7 @@ func New(t *syntax.Tree, root syntax.NodeID) *Graph {
 func (b *builder) newBlock(k BlockKind, stmt syntax.NodeID) BlockID {
 	id := BlockID(len(b.g.Blocks))
 	b.g.Blocks = append(b.g.Blocks, Block{ID: id, Kind: k, Stmt: stmt})
+	b.counts = append(b.counts, 0)
 	return id
 }
 
@@ -182,18 +194,18 @@ func (b *builder) reach(stmt syntax.NodeID) {
 func (b *builder) add(n syntax.NodeID) {
 	b.reach(n)
 	cur := b.cur
-	if len(b.g.Blocks[cur].Nodes) == 0 {
+	if b.counts[cur] == 0 {
 		b.exceptionEdge(cur)
 	}
-	blk := &b.g.Blocks[cur]
-	b.g.sites = append(b.g.sites, Site{Node: n, Block: cur, Index: int32(len(blk.Nodes))})
-	blk.Nodes = append(blk.Nodes, n)
+	b.g.sites = append(b.g.sites, Site{Node: n, Block: cur, Index: b.counts[cur]})
+	b.counts[cur]++
+	b.items = append(b.items, item{cur, n})
 }
 
 // mark records that the evaluation of compound node n starts here.
 func (b *builder) mark(n syntax.NodeID) {
 	b.reach(n)
-	b.g.sites = append(b.g.sites, Site{Node: n, Block: b.cur, Index: int32(len(b.g.Blocks[b.cur].Nodes))})
+	b.g.sites = append(b.g.sites, Site{Node: n, Block: b.cur, Index: b.counts[b.cur]})
 }
 
 // stmts lowers the statements of a block (or module) in order.
@@ -469,46 +481,58 @@ func irrefutable(t *syntax.Tree, c syntax.NodeID) bool {
 	return t.NamedChild(inner, 1) == syntax.NoNode // one name: a capture
 }
 
-// finish freezes the graph: edges grouped by block, sites sorted, then
-// dominators.
+// finish freezes the graph: nodes and edges grouped by block, sites
+// sorted, then dominators.
 func (b *builder) finish() {
 	g := b.g
 	n := len(g.Blocks)
-	counts := make([]int32, n+1)
-	for _, e := range g.edges {
-		counts[e.From+1]++
+	arena := make([]int32, 3*(n+1))
+	counts, pos, off := arena[:n+1], arena[n+1:2*n+2], arena[2*n+2:]
+
+	// Nodes: one array, each block's slice in creation order.
+	nodes := make([]syntax.NodeID, len(b.items))
+	for i, c := range b.counts {
+		off[i+1] = off[i] + c
 	}
-	for i := 1; i <= n; i++ {
-		counts[i] += counts[i-1]
+	copy(pos, off)
+	for _, it := range b.items {
+		nodes[pos[it.b]] = it.n
+		pos[it.b]++
 	}
-	edges := make([]Edge, len(g.edges))
-	pos := slices.Clone(counts[:n])
-	for _, e := range g.edges {
-		edges[pos[e.From]] = e
-		pos[e.From]++
+	for i := range g.Blocks {
+		g.Blocks[i].Nodes = nodes[off[i]:off[i+1]:off[i+1]]
 	}
+
+	// Edges by source, then by target (one allocation for both).
+	both := make([]Edge, 2*len(g.edges))
+	edges, preds := both[:len(g.edges)], both[len(g.edges):]
+	group := func(dst, src []Edge, key func(Edge) BlockID) {
+		clear(counts)
+		for _, e := range src {
+			counts[key(e)+1]++
+		}
+		for i := 1; i <= n; i++ {
+			counts[i] += counts[i-1]
+		}
+		copy(pos, counts[:n])
+		for _, e := range src {
+			dst[pos[key(e)]] = e
+			pos[key(e)]++
+		}
+	}
+	group(edges, g.edges, func(e Edge) BlockID { return e.From })
 	for i := range g.Blocks {
 		g.Blocks[i].succ0, g.Blocks[i].succ1 = counts[i], counts[i+1]
 	}
-	clear(counts)
-	for _, e := range edges {
-		counts[e.To+1]++
-	}
-	for i := 1; i <= n; i++ {
-		counts[i] += counts[i-1]
-	}
-	preds := make([]Edge, len(edges))
-	copy(pos, counts[:n])
-	for _, e := range edges {
-		preds[pos[e.To]] = e
-		pos[e.To]++
-	}
+	group(preds, edges, func(e Edge) BlockID { return e.To })
 	for i := range g.Blocks {
 		g.Blocks[i].pred0, g.Blocks[i].pred1 = counts[i], counts[i+1]
 	}
 	g.edges, g.preds = edges, preds
 	slices.SortStableFunc(g.sites, func(a, b Site) int { return int(a.Node) - int(b.Node) })
-	slices.Sort(b.splits)
-	g.split = slices.Compact(b.splits)
+	if len(b.splits) > 0 {
+		slices.Sort(b.splits)
+		g.split = slices.Compact(b.splits)
+	}
 	g.dominators()
 }

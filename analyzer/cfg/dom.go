@@ -1,27 +1,42 @@
 package cfg
 
+import "unsafe"
+
 // Dominators by Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
 // Algorithm" (2001): iterate idom over the reverse postorder until stable.
 // All edges count, exception edges included.
 
 func (g *Graph) dominators() {
 	n := len(g.Blocks)
-	// Postorder by iterative DFS from the entry.
-	post := make([]BlockID, 0, n)
-	seen := make([]bool, n)
+	// Two arenas: what the graph keeps (idom, rpo, pre, end) and scratch.
+	keep := make([]int32, 4*n)
+	scratch := make([]int32, 5*n+1)
+	idom := toBlocks(keep[0:n:n])
+	pre, end := keep[2*n:3*n:3*n], keep[3*n:4*n:4*n]
+	num := scratch[0:n:n]
+	first := scratch[n : 2*n+1 : 2*n+1]
+	post := toBlocks(scratch[2*n+1 : 3*n+1 : 3*n+1])[:0]
+	kids := toBlocks(scratch[3*n+1 : 4*n+1 : 4*n+1])
+	fill := scratch[4*n+1 : 5*n+1 : 5*n+1]
+
+	// Postorder by iterative DFS from the entry; pre marks blocks seen.
+	for i := range pre {
+		pre[i] = -1
+	}
 	type item struct {
 		b    BlockID
 		next int32
 	}
-	stack := []item{{Entry, g.Blocks[Entry].succ0}}
-	seen[Entry] = true
+	stack := make([]item, 1, 8)
+	stack[0] = item{Entry, g.Blocks[Entry].succ0}
+	pre[Entry] = 0
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < g.Blocks[top.b].succ1 {
 			s := g.edges[top.next].To
 			top.next++
-			if !seen[s] {
-				seen[s] = true
+			if pre[s] < 0 {
+				pre[s] = 0
 				stack = append(stack, item{s, g.Blocks[s].succ0})
 			}
 			continue
@@ -29,15 +44,13 @@ func (g *Graph) dominators() {
 		post = append(post, top.b)
 		stack = stack[:len(stack)-1]
 	}
-	num := make([]int32, n) // postorder number; meaningful for reachable blocks
-	for i, b := range post {
+	for i, b := range post { // postorder number; meaningful for reachable blocks
 		num[b] = int32(i)
 	}
-	rpo := make([]BlockID, len(post))
+	rpo := toBlocks(keep[n : n+len(post) : n+len(post)])
 	for i, b := range post {
 		rpo[len(post)-1-i] = b
 	}
-	idom := make([]BlockID, n)
 	for i := range idom {
 		idom[i] = NoBlock
 	}
@@ -77,20 +90,18 @@ func (g *Graph) dominators() {
 	idom[Entry] = NoBlock
 
 	// Preorder intervals of the dominator tree for O(1) Dominates.
-	first := make([]int32, n+1) // children of b: kids[first[b]:first[b+1]]
+	// Children of b: kids[first[b]:first[b+1]].
 	for _, b := range rpo[1:] {
 		first[idom[b]+1]++
 	}
 	for i := 1; i <= n; i++ {
 		first[i] += first[i-1]
 	}
-	kids := make([]BlockID, len(rpo))
-	fill := append([]int32(nil), first[:n]...)
+	copy(fill, first[:n])
 	for _, b := range rpo[1:] {
 		kids[fill[idom[b]]] = b
 		fill[idom[b]]++
 	}
-	pre, end := make([]int32, n), make([]int32, n)
 	for i := range pre {
 		pre[i], end[i] = -1, -1
 	}
@@ -99,7 +110,8 @@ func (g *Graph) dominators() {
 		b    BlockID
 		next int32
 	}
-	dstack := []frame{{Entry, first[Entry]}}
+	dstack := make([]frame, 1, 8)
+	dstack[0] = frame{Entry, first[Entry]}
 	pre[Entry] = clock
 	clock++
 	for len(dstack) > 0 {
@@ -116,6 +128,14 @@ func (g *Graph) dominators() {
 		dstack = dstack[:len(dstack)-1]
 	}
 	g.idom, g.rpo, g.pre, g.end = idom, rpo, pre, end
+}
+
+// toBlocks views int32s as block IDs (same representation).
+func toBlocks(s []int32) []BlockID {
+	if cap(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*BlockID)(unsafe.Pointer(unsafe.SliceData(s))), cap(s))[:len(s)]
 }
 
 // Idom is b's immediate dominator; NoBlock for the entry and for blocks

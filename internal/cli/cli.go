@@ -37,6 +37,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return listRules(args[1:], stdout, stderr)
 		case "explain":
 			return explain(args[1:], stdout, stderr)
+		case "records":
+			return listRecords(args[1:], stdin, stdout, stderr)
 		case "version":
 			return printVersion(args[1:], stdout, stderr)
 		case "help":
@@ -64,6 +66,7 @@ type checkOptions struct {
 	statistics       bool
 	stdinFilename    string
 	addNoqa          bool
+	records          pathFlag
 }
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -85,6 +88,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.BoolVar(&o.statistics, "statistics", false, "")
 	fl.StringVar(&o.stdinFilename, "stdin-filename", "", "")
 	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
+	fl.Var(&o.records, "records", "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
 		return usageError(stdout, stderr, err)
@@ -135,9 +139,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(set.reported) == 0 && len(set.problems) == 0 {
 		fmt.Fprintf(stderr, "sglint: warning: no Python files found under %s\n", strings.Join(paths, ", "))
 	}
+	recs, ok := loadRecords(recordPaths(cfg, o.records), stderr)
+	if !ok {
+		return ExitError
+	}
 	cwd, _ := os.Getwd()
 	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
-		RuleOptions: cfg.RuleOptions})
+		RuleOptions: cfg.RuleOptions, Records: recs})
 	internal := false
 	var problems []analyzer.Problem
 	for _, p := range res.Problems {

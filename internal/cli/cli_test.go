@@ -171,7 +171,7 @@ func TestUsageErrors(t *testing.T) {
 // Every flag the usage text documents is accepted.
 func TestUsageListsEveryFlag(t *testing.T) {
 	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",
-		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename"} {
+		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename", "--records"} {
 		assert.Contains(t, usage, flag)
 	}
 }
@@ -290,9 +290,9 @@ func TestExplainCommand(t *testing.T) {
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "syntax-error"))
 
 	o = runMain(t, "", nil, "explain", "SGL0000")
-	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\nRun 'sglint rules' for the list.\n"}, o)
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\nRun 'sglint rules' for the list (to explain an error record, load it with --records PATH).\n"}, o)
 	o = runMain(t, "", nil, "explain", "E501")
-	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\nRun 'sglint rules' for the list.\n"}, o)
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\nRun 'sglint rules' for the list (to explain an error record, load it with --records PATH).\n"}, o)
 	o = runMain(t, "", nil, "explain")
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "explain takes one rule ID or name")

@@ -90,22 +90,24 @@ func listRules(args []string, stdout, stderr io.Writer) int {
 	return ExitClean
 }
 
-// explain prints a rule's Markdown documentation.
+// explain prints a rule's Markdown documentation, or an error record's
+// (read from the record files of the config and --records).
 func explain(args []string, stdout, stderr io.Writer) int {
-	rest, err := parseInterspersed(newFlagSet(), args)
+	var recordFlags pathFlag
+	var configFile string
+	fl := newFlagSet()
+	fl.Var(&recordFlags, "records", "")
+	fl.StringVar(&configFile, "config", "", "")
+	rest, err := parseInterspersed(fl, args)
 	if err == nil && len(rest) != 1 {
-		err = fmt.Errorf("explain takes one rule ID or name, e.g. 'sglint explain SGL000'")
+		err = fmt.Errorf("explain takes one rule ID or name, or a record id, e.g. 'sglint explain SGL000'")
 	}
 	if err != nil {
 		return usageError(stdout, stderr, err)
 	}
-	r := findRule(rest[0])
-	if r == nil {
-		fmt.Fprintf(stderr, "sglint: unknown rule %q%s\nRun 'sglint rules' for the list.\n", rest[0], suggestRule(rest[0], registry()))
-		return ExitError
-	}
-	fmt.Fprint(stdout, ruleDoc(r))
-	return ExitClean
+	doc, code := explainTarget(rest[0], configFile, recordFlags, stderr)
+	fmt.Fprint(stdout, doc)
+	return code
 }
 
 // findRule looks a rule up by ID (any case) or name.

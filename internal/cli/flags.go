@@ -14,6 +14,11 @@ Usage:
   sglint check [flags] [PATH...]  the same, for a PATH named like a subcommand
   sglint rules                    list the rules
   sglint explain RULE             print a rule's documentation
+  sglint explain RECORD_ID        print an error record's documentation
+  sglint records [flags] [PATH...]
+                                  list the error records and how many raise
+                                  sites each matches under PATH (--sites:
+                                  list them; --format json)
   sglint version                  print the version
 
 Directories are searched for *.py files; files named explicitly are always
@@ -33,6 +38,9 @@ Flags:
                       the one found by walking up from the first PATH
   --respect-gitignore=false
                       do not skip files that .gitignore ignores
+  --records PATH      error records for SGL010 and sglint records: a .json
+                      file, a JSON Lines file or a directory (repeatable;
+                      added to the config's records)
   --baseline FILE     hide the findings recorded in FILE; report stale entries
   --write-baseline FILE
                       record every current finding in FILE and exit 0

@@ -1,0 +1,153 @@
+package facts
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// The corpus is the machine's Python standard library (located with
+// sysconfig; SGLINT_BENCH_CORPUS overrides it). Benchmarks skip without it.
+func corpus(b *testing.B) [][]byte {
+	b.Helper()
+	dir := os.Getenv("SGLINT_BENCH_CORPUS")
+	if dir == "" {
+		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+		if err != nil {
+			b.Skip("no python3 to locate the standard library")
+		}
+		dir = strings.TrimSpace(string(out))
+	}
+	var srcs [][]byte
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "site-packages" || d.Name() == "__pycache__") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".py") {
+			if src, err := os.ReadFile(path); err == nil {
+				srcs = append(srcs, src)
+			}
+		}
+		return nil
+	})
+	if len(srcs) == 0 {
+		b.Skip("empty corpus at " + dir)
+	}
+	return srcs
+}
+
+func parseAll(b *testing.B, p *syntax.Parser, srcs [][]byte) []*syntax.Tree {
+	trees := make([]*syntax.Tree, 0, len(srcs))
+	for _, src := range srcs {
+		if tree, err := p.Parse(src); err == nil {
+			trees = append(trees, tree)
+		}
+	}
+	return trees
+}
+
+func size(srcs [][]byte) int64 {
+	var n int64
+	for _, s := range srcs {
+		n += int64(len(s))
+	}
+	return n
+}
+
+// BenchmarkParse is the baseline: tree-sitter parsing into the flat tree.
+func BenchmarkParse(b *testing.B) {
+	srcs := corpus(b)
+	p := syntax.NewParser()
+	defer p.Close()
+	b.SetBytes(size(srcs))
+	b.ResetTimer()
+	for range b.N {
+		parseAll(b, p, srcs)
+	}
+}
+
+// engine builds every graph of every tree and, with facts set, analyzes it.
+func engine(trees []*syntax.Tree, facts bool) (graphs, blocks int) {
+	for _, tree := range trees {
+		for _, root := range cfg.Roots(tree) {
+			g := cfg.New(tree, root)
+			graphs++
+			blocks += len(g.Blocks)
+			if facts {
+				Analyze(tree, g, Options{})
+			}
+		}
+	}
+	return graphs, blocks
+}
+
+// benchEngine reports the engine's cost as a percentage of parsing the
+// same corpus (measured once, before the timer starts): the target is at
+// most 30.
+func benchEngine(b *testing.B, facts bool) {
+	srcs := corpus(b)
+	p := syntax.NewParser()
+	defer p.Close()
+	start := time.Now()
+	trees := parseAll(b, p, srcs)
+	parse := time.Since(start)
+	b.SetBytes(size(srcs))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var graphs int
+	for range b.N {
+		graphs, _ = engine(trees, facts)
+	}
+	b.StopTimer()
+	per := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(100*float64(per)/float64(parse), "%parse")
+	b.ReportMetric(float64(graphs), "graphs")
+}
+
+func BenchmarkCFG(b *testing.B)      { benchEngine(b, false) }
+func BenchmarkCFGFacts(b *testing.B) { benchEngine(b, true) }
+
+// BenchmarkQuery is the cost of asking Holds at every subscript of the
+// corpus, the kind of query rules make.
+func BenchmarkQuery(b *testing.B) {
+	srcs := corpus(b)
+	p := syntax.NewParser()
+	defer p.Close()
+	trees := parseAll(b, p, srcs)
+	type q struct {
+		r *Result
+		n syntax.NodeID
+		f Fact
+	}
+	var qs []q
+	for _, tree := range trees {
+		for _, root := range cfg.Roots(tree) {
+			r := Analyze(tree, cfg.New(tree, root), Options{})
+			end := tree.SubtreeEnd(root)
+			for n := root; n < end; n++ {
+				if tree.Kind(n) == syntax.Subscript {
+					if v, ok := PathOf(tree, tree.Field(n, syntax.FValue)); ok && cfg.Owner(tree, n) == root {
+						qs = append(qs, q{r, n, nonEmpty(v)})
+					}
+				}
+			}
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, x := range qs {
+			x.r.Holds(x.n, x.f)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(qs)), "ns/query")
+}

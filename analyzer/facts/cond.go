@@ -1,0 +1,337 @@
+package facts
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// condFacts appends the facts that hold when expression n evaluates to
+// val. Edge conditions from package cfg are atomic, but lambda bodies of
+// waits are not, so `and`, `or`, `not` and parentheses are handled here
+// too: for `a or b` being true, what holds is what holds both when a is
+// true and when a is false and b true.
+func (a *analysis) condFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
+	t := a.t
+	n = t.Unparen(n)
+	if n == syntax.NoNode || t.IsError(n) {
+		return dst
+	}
+	switch t.Kind(n) {
+	case syntax.NotOperator:
+		return a.condFacts(t.Field(n, syntax.FArgument), !val, dst)
+	case syntax.BooleanOperator:
+		left, right, op := t.Field(n, syntax.FLeft), t.Field(n, syntax.FRight), t.Field(n, syntax.FOperator)
+		if op == syntax.NoNode {
+			return dst
+		}
+		and := t.Kind(op) == syntax.KwAnd
+		if and == val {
+			// `a and b` true, `a or b` false: both operands took val.
+			dst = a.condFacts(left, val, dst)
+			return a.condFacts(right, val, dst)
+		}
+		// `a and b` false: a false, or a true and b false (dually for or).
+		short := a.condFacts(left, val, nil)
+		long := a.condFacts(right, val, a.condFacts(left, !val, nil))
+		for _, f := range short {
+			if slices.Contains(long, f) {
+				dst = append(dst, f)
+			}
+		}
+		return dst
+	case syntax.NamedExpression:
+		return a.truth(t.Field(n, syntax.FName), val, dst)
+	case syntax.ComparisonOperator:
+		return a.compareFacts(n, val, dst)
+	case syntax.Call:
+		return a.callTestFacts(n, val, dst)
+	case syntax.Identifier, syntax.Attribute, syntax.Subscript:
+		return a.truth(n, val, dst)
+	}
+	return dst
+}
+
+// truth: path n tested for truth.
+func (a *analysis) truth(n syntax.NodeID, val bool, dst []int32) []int32 {
+	p, ok := a.paths.ofNode(a.t, n, false)
+	if !ok {
+		return dst
+	}
+	k := Falsy
+	if val {
+		k = Truthy
+	}
+	return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
+}
+
+// unwalrus sees through parentheses and `(v := e)` to the bound name.
+func unwalrus(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	n = t.Unparen(n)
+	if n != syntax.NoNode && t.Kind(n) == syntax.NamedExpression {
+		return t.Field(n, syntax.FName)
+	}
+	return n
+}
+
+func (a *analysis) compareFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
+	t := a.t
+	var operands [3]syntax.NodeID
+	no := 0
+	for c := range t.NamedChildren(n) {
+		if no == len(operands) {
+			return dst
+		}
+		operands[no] = c
+		no++
+	}
+	var ops [2]syntax.Kind
+	nops := 0
+	for c := range t.FieldAll(n, syntax.FOperators) {
+		if nops == len(ops) {
+			return dst
+		}
+		ops[nops] = t.Kind(c)
+		nops++
+	}
+	if nops != no-1 || nops == 0 {
+		return dst
+	}
+	if nops == 2 {
+		// A chain `0 < len(x) <= 3` is true when both comparisons are;
+		// when false nothing is known about either.
+		if !val {
+			return dst
+		}
+		dst = a.compare(operands[0], ops[0], operands[1], true, dst)
+		return a.compare(operands[1], ops[1], operands[2], true, dst)
+	}
+	return a.compare(operands[0], ops[0], operands[1], val, dst)
+}
+
+// compare: `l op r` evaluated to val.
+func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val bool, dst []int32) []int32 {
+	t := a.t
+	l, r = unwalrus(t, l), unwalrus(t, r)
+	if l == syntax.NoNode || r == syntax.NoNode {
+		return dst
+	}
+	// len(x) against an integer, either side.
+	if x, ok := lenArg(t, l); ok {
+		if c, ok := intLit(t, r); ok {
+			return a.lenFacts(x, op, c, val, dst)
+		}
+	}
+	if x, ok := lenArg(t, r); ok {
+		if c, ok := intLit(t, l); ok {
+			return a.lenFacts(x, flip(op), c, val, dst)
+		}
+	}
+	switch op {
+	case syntax.KwIs, syntax.OpIsNot, syntax.OpEq, syntax.OpNe:
+		neg := op == syntax.OpIsNot || op == syntax.OpNe
+		x := syntax.NoNode
+		switch {
+		case t.Kind(r) == syntax.None:
+			x = l
+		case t.Kind(l) == syntax.None:
+			x = r
+		default:
+			// x == "literal" (or x != "literal" being false): x is not None.
+			if (op == syntax.OpEq || op == syntax.OpNe) && val != neg {
+				if notNoneLiteral(t, r) {
+					x = l
+				} else if notNoneLiteral(t, l) {
+					x = r
+				}
+				if p, ok := a.paths.ofNode(t, x, false); ok {
+					return a.appendFact(dst, ifact{kind: NotNone, path: p, key: noPath, other: noPath})
+				}
+			}
+			return dst
+		}
+		p, ok := a.paths.ofNode(t, x, false)
+		if !ok {
+			return dst
+		}
+		k := NotNone
+		if val != neg {
+			k = IsNone
+		}
+		return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
+	case syntax.KwIn, syntax.OpNotIn:
+		table, ok := a.paths.ofNode(t, r, false)
+		if !ok {
+			return dst
+		}
+		key, ok := a.paths.ofNode(t, l, true)
+		if !ok {
+			return dst
+		}
+		k := NotIn
+		if val != (op == syntax.OpNotIn) {
+			k = In
+		}
+		return a.appendFact(dst, ifact{kind: k, path: table, key: key, other: noPath})
+	}
+	return dst
+}
+
+func flip(op syntax.Kind) syntax.Kind {
+	switch op {
+	case syntax.OpLt:
+		return syntax.OpGt
+	case syntax.OpGt:
+		return syntax.OpLt
+	case syntax.OpLe:
+		return syntax.OpGe
+	case syntax.OpGe:
+		return syntax.OpLe
+	}
+	return op
+}
+
+// lenFacts: `len(x) op c` evaluated to val. It learns emptiness when the
+// lengths satisfying the outcome are all 0 or all positive.
+func (a *analysis) lenFacts(x syntax.NodeID, op syntax.Kind, c int64, val bool, dst []int32) []int32 {
+	holds := func(l int64) bool {
+		var r bool
+		switch op {
+		case syntax.OpEq:
+			r = l == c
+		case syntax.OpNe, syntax.OpLtGt:
+			r = l != c
+		case syntax.OpLt:
+			r = l < c
+		case syntax.OpLe:
+			r = l <= c
+		case syntax.OpGt:
+			r = l > c
+		case syntax.OpGe:
+			r = l >= c
+		default:
+			return false
+		}
+		return r == val
+	}
+	switch op {
+	case syntax.OpEq, syntax.OpNe, syntax.OpLtGt, syntax.OpLt, syntax.OpLe, syntax.OpGt, syntax.OpGe:
+	default:
+		return dst
+	}
+	zero := holds(0)
+	// Lengths above max(c, 0)+1 all behave alike; check up to there.
+	pos := false
+	for l := int64(1); l <= max(c, 0)+2; l++ {
+		if holds(l) {
+			pos = true
+			break
+		}
+	}
+	var k Kind
+	switch {
+	case zero && !pos:
+		k = Falsy
+	case !zero && pos:
+		k = Truthy
+	default:
+		return dst
+	}
+	p, ok := a.paths.ofNode(a.t, x, false)
+	if !ok {
+		return dst
+	}
+	return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
+}
+
+// lenArg: n is `len(x)`; returns x.
+func lenArg(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, bool) {
+	if fn, args, ok := builtinCall(t, n, "len"); ok && len(args) == 1 {
+		_ = fn
+		return args[0], true
+	}
+	return syntax.NoNode, false
+}
+
+// builtinCall matches `name(args...)` with positional arguments only.
+func builtinCall(t *syntax.Tree, n syntax.NodeID, name string) (syntax.NodeID, []syntax.NodeID, bool) {
+	n = t.Unparen(n)
+	if n == syntax.NoNode || t.Kind(n) != syntax.Call {
+		return syntax.NoNode, nil, false
+	}
+	fn := t.Field(n, syntax.FFunction)
+	if fn == syntax.NoNode || t.Kind(fn) != syntax.Identifier || !t.TextIs(fn, name) {
+		return syntax.NoNode, nil, false
+	}
+	argl := t.Field(n, syntax.FArguments)
+	if argl == syntax.NoNode || t.Kind(argl) != syntax.ArgumentList {
+		return syntax.NoNode, nil, false
+	}
+	var args []syntax.NodeID
+	for c := range t.NamedChildren(argl) {
+		switch t.Kind(c) {
+		case syntax.KeywordArgument, syntax.ListSplat, syntax.DictionarySplat, syntax.ParenthesizedListSplat:
+			return syntax.NoNode, nil, false
+		}
+		args = append(args, c)
+	}
+	return fn, args, true
+}
+
+func intLit(t *syntax.Tree, n syntax.NodeID) (int64, bool) {
+	n = t.Unparen(n)
+	if t.Kind(n) != syntax.Integer {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(t.Text(n), 0, 64)
+	if err != nil || v > 1<<20 {
+		return 0, false
+	}
+	return v, true
+}
+
+// notNoneLiteral: a literal that is certainly not None.
+func notNoneLiteral(t *syntax.Tree, n syntax.NodeID) bool {
+	switch t.Kind(t.Unparen(n)) {
+	case syntax.String, syntax.ConcatenatedString, syntax.Integer, syntax.Float, syntax.True, syntax.False:
+		return true
+	}
+	return false
+}
+
+// callTestFacts: a call used as a condition: isinstance, len, bool.
+func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
+	t := a.t
+	if _, args, ok := builtinCall(t, n, "isinstance"); ok && len(args) == 2 {
+		p, ok := a.paths.ofNode(t, args[0], false)
+		if !ok {
+			return dst
+		}
+		k := NotInstance
+		if val {
+			k = IsInstance
+		}
+		cls := a.paths.literal(compactText(t, args[1]))
+		return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: cls})
+	}
+	if x, ok := lenArg(t, n); ok {
+		return a.truth(x, val, dst)
+	}
+	if _, args, ok := builtinCall(t, n, "bool"); ok && len(args) == 1 {
+		return a.condFacts(args[0], val, dst)
+	}
+	return dst
+}
+
+// compactText is n's text without whitespace (class expressions).
+func compactText(t *syntax.Tree, n syntax.NodeID) string {
+	b := t.Bytes(n)
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\\' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}

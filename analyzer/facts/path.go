@@ -1,0 +1,146 @@
+package facts
+
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Path is an access path in canonical form: a name followed by attribute
+// and subscript accesses, `x`, `self.a.b`, `t[k]`, `t['key']`, `t[0]`,
+// with no spaces or parentheses. A subscript key is itself a path or a
+// literal (a plain string in single quotes, an integer, None, True, False).
+// Paths from different functions compare equal when they are spelled the
+// same; translating `self` between caller and callee is the caller's job
+// (see Rebase).
+type Path string
+
+// PathOf returns the access path that expression n denotes, if it is one:
+// names, attributes and subscripts by a path or a literal, through
+// parentheses. Calls, slices and other expressions are not paths.
+func PathOf(t *syntax.Tree, n syntax.NodeID) (Path, bool) {
+	b, ok := appendPath(nil, t, n, false)
+	return Path(b), ok
+}
+
+// appendPath appends the canonical form of n to dst; literals qualify only
+// as keys (lit).
+func appendPath(dst []byte, t *syntax.Tree, n syntax.NodeID, lit bool) ([]byte, bool) {
+	n = t.Unparen(n)
+	if n == syntax.NoNode || t.IsError(n) || t.IsMissing(n) {
+		return dst, false
+	}
+	switch t.Kind(n) {
+	case syntax.Identifier:
+		return append(dst, t.Bytes(n)...), true
+	case syntax.Attribute:
+		obj, attr := t.Field(n, syntax.FObject), t.Field(n, syntax.FAttribute)
+		if attr == syntax.NoNode || t.IsMissing(attr) {
+			return dst, false
+		}
+		dst, ok := appendPath(dst, t, obj, false)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, '.')
+		return append(dst, t.Bytes(attr)...), true
+	case syntax.Subscript:
+		key := subscriptKey(t, n)
+		if key == syntax.NoNode {
+			return dst, false
+		}
+		dst, ok := appendPath(dst, t, t.Field(n, syntax.FValue), false)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, '[')
+		if dst, ok = appendPath(dst, t, key, true); !ok {
+			return dst, false
+		}
+		return append(dst, ']'), true
+	}
+	if lit {
+		if s, ok := literalKey(t, n); ok {
+			return append(dst, s...), true
+		}
+	}
+	return dst, false
+}
+
+// subscriptKey is the single index of a subscript (NoNode for slices and
+// multiple indices).
+func subscriptKey(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	key := syntax.NoNode
+	for k := range t.FieldAll(n, syntax.FSubscript) {
+		if key != syntax.NoNode {
+			return syntax.NoNode
+		}
+		key = k
+	}
+	if key != syntax.NoNode && t.Kind(key) == syntax.Slice {
+		return syntax.NoNode
+	}
+	return key
+}
+
+// literalKey is the canonical form of a literal usable as a key.
+func literalKey(t *syntax.Tree, n syntax.NodeID) (string, bool) {
+	switch t.Kind(n) {
+	case syntax.Integer, syntax.None, syntax.True, syntax.False:
+		return t.Text(n), true
+	case syntax.String:
+		s := t.Text(n)
+		// Plain one-line strings without escapes or quotes inside become
+		// '...', so "k" and 'k' are the same key.
+		if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] &&
+			!(len(s) >= 6 && (strings.HasPrefix(s, `"""`) || strings.HasPrefix(s, "'''"))) {
+			inner := s[1 : len(s)-1]
+			if !strings.ContainsAny(inner, "\\'\"\n[]") {
+				return "'" + inner + "'", true
+			}
+		}
+	}
+	return "", false
+}
+
+// HasPrefix reports whether q is p or a path p extends (`self.a` is a
+// prefix of `self.a.b` and of `self.a[k]`, not of `self.ab`).
+func (p Path) HasPrefix(q Path) bool {
+	if !strings.HasPrefix(string(p), string(q)) {
+		return false
+	}
+	if len(p) == len(q) {
+		return true
+	}
+	c := p[len(q)]
+	return c == '.' || c == '['
+}
+
+// Rebase replaces prefix old of p by new: Path("self.a.b").Rebase("self",
+// "mgr") is "mgr.a.b". It reports false if old is not a prefix of p. Keys
+// inside subscripts are not rewritten.
+func (p Path) Rebase(old, new Path) (Path, bool) {
+	if !p.HasPrefix(old) {
+		return p, false
+	}
+	return new + p[len(old):], true
+}
+
+// Root is the name a path starts from (`self` for `self.a[k].b`).
+func (p Path) Root() string {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '.' || p[i] == '[' {
+			return string(p[:i])
+		}
+	}
+	return string(p)
+}
+
+// IsLiteral reports a literal key ('s', 0, None, True, False).
+func (p Path) IsLiteral() bool {
+	if p == "" {
+		return false
+	}
+	c := p[0]
+	return c == '\'' || c == '-' || (c >= '0' && c <= '9') || p == "None" || p == "True" || p == "False"
+}

@@ -1,0 +1,151 @@
+package facts
+
+import (
+	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Result holds the facts of one graph. It is immutable and safe for
+// concurrent queries.
+type Result struct {
+	a *analysis
+}
+
+// Graph is the graph the facts were computed on.
+func (r *Result) Graph() *cfg.Graph { return r.a.g }
+
+// At returns the facts that hold on every path before n is evaluated (for
+// a node inside a larger block node, before that node). It is nil when n
+// is not evaluated by the graph or cannot be reached (see Reachable).
+func (r *Result) At(n syntax.NodeID) []Fact {
+	s, ok := r.stateAt(n)
+	if !ok || s == nil {
+		return nil
+	}
+	return r.a.export(s)
+}
+
+// Holds reports whether f holds on every path before n is evaluated. On
+// code that cannot be reached it holds vacuously (true): rules stay silent
+// in dead code. For a node the graph does not evaluate it is false.
+func (r *Result) Holds(n syntax.NodeID, f Fact) bool {
+	sites := r.a.g.Locate(n)
+	if len(sites) == 0 {
+		return false
+	}
+	id, known := r.a.lookup(f)
+	s, reachable := r.stateAt(n)
+	if !reachable {
+		return true
+	}
+	return known && s != nil && has(s, id)
+}
+
+// Reachable reports whether n is evaluated on some path from the entry.
+func (r *Result) Reachable(n syntax.NodeID) bool {
+	for _, s := range r.a.g.Locate(n) {
+		if r.a.g.Reachable(s.Block) {
+			return true
+		}
+	}
+	return false
+}
+
+// AtExit returns the facts that hold whenever the function returns
+// normally (nil if it never does; see ExitReachable): what a caller knows
+// after the call, once paths are translated to its names.
+func (r *Result) AtExit() []Fact {
+	a := r.a
+	if !a.g.Reachable(cfg.Return) || len(a.facts) == 0 {
+		return nil
+	}
+	return a.export(a.inState(cfg.Return))
+}
+
+// ExitReachable reports whether the function can return normally.
+func (r *Result) ExitReachable() bool { return r.a.g.Reachable(cfg.Return) }
+
+// stateAt is the intersection of the states at n's reachable sites; nil
+// with ok when nothing is known (no facts at all); ok is false when no site
+// is reachable.
+func (r *Result) stateAt(n syntax.NodeID) ([]uint64, bool) {
+	a := r.a
+	var acc []uint64
+	reachable := false
+	var sc *scratch
+	for _, s := range a.g.Locate(n) {
+		if !a.g.Reachable(s.Block) {
+			continue
+		}
+		reachable = true
+		if len(a.facts) == 0 {
+			continue
+		}
+		if sc == nil {
+			sc = &scratch{}
+		}
+		st := make([]uint64, a.w)
+		copy(st, a.inState(s.Block))
+		first := a.blockItem[s.Block]
+		for k := first; k < first+s.Index; k++ {
+			a.applyItem(st, k, sc)
+		}
+		if acc == nil {
+			acc = st
+		} else {
+			and(acc, st)
+		}
+	}
+	return acc, reachable
+}
+
+// lookup finds a public fact in the universe without adding to it.
+func (a *analysis) lookup(f Fact) (int32, bool) {
+	// The table is frozen after Analyze: parsing only looks paths up.
+	path := func(p Path, key bool) (pathID, bool) {
+		if p == "" {
+			return noPath, true
+		}
+		id, rest, ok := a.paths.parse(string(p), key)
+		return id, ok && rest == ""
+	}
+	var x ifact
+	var ok bool
+	x.kind = f.Kind
+	if x.path, ok = path(f.Path, false); !ok || x.path == noPath {
+		return -1, false
+	}
+	if x.key, ok = path(f.Key, true); !ok {
+		return -1, false
+	}
+	switch f.Kind {
+	case IsInstance, NotInstance:
+		x.other, ok = a.paths.find(pathKey{base: noPath, key: noPath, name: string(f.Other), lit: true})
+		if f.Other == "" {
+			x.other, ok = noPath, true
+		}
+	default:
+		x.other, ok = path(f.Other, false)
+	}
+	if !ok {
+		return -1, false
+	}
+	id, ok := a.factIdx[x]
+	return id, ok
+}
+
+func (a *analysis) export(s []uint64) []Fact {
+	var out []Fact
+	str := func(p pathID) Path {
+		if p == noPath {
+			return ""
+		}
+		return Path(a.paths.str(p))
+	}
+	for i, f := range a.facts {
+		if has(s, int32(i)) {
+			out = append(out, Fact{Kind: f.kind, Path: str(f.path), Key: str(f.key), Other: str(f.other)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package records
+
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Site is a statement that raises a record's error.
+type Site struct {
+	Record   *Record
+	Stmt     syntax.NodeID // the raise_statement or assert_statement
+	Class    syntax.NodeID // the raised class expression; NoNode for an assert
+	Message  syntax.NodeID // the message expression as written
+	Template Template
+	// Conds is the syntactic raising condition: the statement runs when
+	// every Cond's test takes its Value. It lists the tests of the if,
+	// elif and else branches holding the statement in its function,
+	// outermost first, and for an assert its own test (with Value false).
+	Conds []Cond
+}
+
+// Cond is one test on the way to a raise.
+type Cond struct {
+	Node  syntax.NodeID
+	Value bool
+}
+
+// IsAssert reports an assert site.
+func (s *Site) IsAssert(t *syntax.Tree) bool { return t.Kind(s.Stmt) == syntax.AssertStatement }
+
+// Find returns the sites of the set's records in t, in source order; a
+// statement that matches several records gives one site per record. It
+// looks at raise and assert statements only, reading each message once,
+// and only for statements raising a class some record names.
+func (s *Set) Find(t *syntax.Tree) []Site {
+	if s.Len() == 0 || t == nil {
+		return nil
+	}
+	var out []Site
+	asserts := s.byClass["AssertionError"]
+	for i, n := 0, t.Len(); i < n; i++ {
+		id := syntax.NodeID(i)
+		switch t.Kind(id) {
+		case syntax.RaiseStatement:
+			out = s.raiseSites(t, id, out)
+		case syntax.AssertStatement:
+			if len(asserts) > 0 {
+				out = assertSites(t, id, asserts, out)
+			}
+		}
+	}
+	return out
+}
+
+func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, out []Site) []Site {
+	exc := syntax.NoNode
+	for c := range t.NamedChildren(stmt) {
+		if t.FieldOf(c) != syntax.FCause {
+			exc = c
+			break
+		}
+	}
+	exc = t.Unparen(exc)
+	if t.Kind(exc) != syntax.Call || t.IsError(exc) {
+		return out // `raise E` or a bare raise: no message to match
+	}
+	class := t.Field(exc, syntax.FFunction)
+	recs := s.byClass[className(t, class)]
+	if len(recs) == 0 {
+		return out
+	}
+	msg := firstPositional(t, t.Field(exc, syntax.FArguments))
+	if msg == syntax.NoNode {
+		return out
+	}
+	return matchSites(t, stmt, class, msg, recs, out)
+}
+
+func assertSites(t *syntax.Tree, stmt syntax.NodeID, recs []*Record, out []Site) []Site {
+	test, msg := t.NamedChild(stmt, 0), t.NamedChild(stmt, 1)
+	if test == syntax.NoNode || msg == syntax.NoNode {
+		return out
+	}
+	return matchSites(t, stmt, syntax.NoNode, msg, recs, out)
+}
+
+func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, out []Site) []Site {
+	tp, ok := TemplateOf(t, msg)
+	if !ok {
+		return out
+	}
+	var conds []Cond
+	for _, r := range recs {
+		if !r.MatchTemplate(tp) {
+			continue
+		}
+		if conds == nil {
+			conds = Conditions(t, stmt)
+		}
+		out = append(out, Site{Record: r, Stmt: stmt, Class: class, Message: msg, Template: tp, Conds: conds})
+	}
+	return out
+}
+
+// className is the last part of a class expression: `RuntimeError`,
+// `errors.TransferError` -> "TransferError".
+func className(t *syntax.Tree, n syntax.NodeID) string {
+	n = t.Unparen(n)
+	switch t.Kind(n) {
+	case syntax.Identifier:
+		return t.Text(n)
+	case syntax.Attribute:
+		return t.Text(t.Field(n, syntax.FAttribute))
+	}
+	return ""
+}
+
+// firstPositional is the first positional argument of an argument list.
+func firstPositional(t *syntax.Tree, args syntax.NodeID) syntax.NodeID {
+	for c := range t.NamedChildren(args) {
+		switch t.Kind(c) {
+		case syntax.KeywordArgument, syntax.ListSplat, syntax.DictionarySplat:
+			return syntax.NoNode // a message passed by keyword or splat: unknown
+		}
+		if t.IsError(c) {
+			return syntax.NoNode
+		}
+		return c
+	}
+	return syntax.NoNode
+}
+
+// Conditions is the syntactic condition under which stmt runs in its
+// function: the tests of the enclosing if / elif / else branches,
+// outermost first, and for an assert its own test taking false.
+func Conditions(t *syntax.Tree, stmt syntax.NodeID) []Cond {
+	var rev []Cond
+	if t.Kind(stmt) == syntax.AssertStatement {
+		if test := t.NamedChild(stmt, 0); test != syntax.NoNode {
+			rev = append(rev, Cond{test, false})
+		}
+	}
+	for m := stmt; ; {
+		p := t.Parent(m)
+		if p == syntax.NoNode {
+			break
+		}
+		switch t.Kind(p) {
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			return reverse(rev)
+		case syntax.IfStatement:
+			if t.FieldOf(m) == syntax.FConsequence {
+				rev = append(rev, Cond{t.Field(p, syntax.FCondition), true})
+			}
+		case syntax.ElifClause:
+			if t.FieldOf(m) == syntax.FConsequence {
+				rev = append(rev, Cond{t.Field(p, syntax.FCondition), true})
+				rev = earlierBranches(t, t.Parent(p), p, rev)
+			}
+		case syntax.ElseClause:
+			if ifs := t.Parent(p); t.Kind(ifs) == syntax.IfStatement {
+				rev = earlierBranches(t, ifs, p, rev)
+			}
+		}
+		m = p
+	}
+	return reverse(rev)
+}
+
+// earlierBranches appends, innermost first, the tests of the if statement
+// ifs and of its elif clauses before clause, all taking false.
+func earlierBranches(t *syntax.Tree, ifs, clause syntax.NodeID, rev []Cond) []Cond {
+	var tests []syntax.NodeID
+	tests = append(tests, t.Field(ifs, syntax.FCondition))
+	for c := range t.FieldAll(ifs, syntax.FAlternative) {
+		if c == clause {
+			break
+		}
+		if t.Kind(c) == syntax.ElifClause {
+			tests = append(tests, t.Field(c, syntax.FCondition))
+		}
+	}
+	for i := len(tests) - 1; i >= 0; i-- {
+		if tests[i] != syntax.NoNode {
+			rev = append(rev, Cond{tests[i], false})
+		}
+	}
+	return rev
+}
+
+func reverse(cs []Cond) []Cond {
+	for i, j := 0, len(cs)-1; i < j; i, j = i+1, j-1 {
+		cs[i], cs[j] = cs[j], cs[i]
+	}
+	return cs
+}
+
+// CondText renders conditions as Python source, joined by "and": a test
+// taking false is negated readably (`x is None` for a false `x is not
+// None`, `local` for a false `not local`).
+func CondText(t *syntax.Tree, cs []Cond) string {
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		parts = append(parts, condText(t, c))
+	}
+	return strings.Join(parts, " and ")
+}
+
+var negatedOps = map[string]string{
+	"is": "is not", "is not": "is", "in": "not in", "not in": "in",
+	"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
+}
+
+func condText(t *syntax.Tree, c Cond) string {
+	n := t.Unparen(c.Node)
+	text := oneLine(t.Text(n))
+	if c.Value {
+		return text
+	}
+	switch t.Kind(n) {
+	case syntax.NotOperator:
+		return oneLine(t.Text(t.Field(n, syntax.FArgument)))
+	case syntax.ComparisonOperator:
+		// Only a single comparison (`a OP b`) negates by its operator.
+		ops := 0
+		var op syntax.NodeID
+		for o := range t.FieldAll(n, syntax.FOperators) {
+			ops++
+			op = o
+		}
+		if ops == 1 {
+			if neg, ok := negatedOps[strings.Join(strings.Fields(t.Text(op)), " ")]; ok {
+				l, r := t.NamedChild(n, 0), t.NamedChild(n, 1)
+				return oneLine(t.Text(l)) + " " + neg + " " + oneLine(t.Text(r))
+			}
+		}
+	case syntax.Identifier, syntax.Attribute, syntax.Subscript, syntax.Call:
+		return "not " + text
+	}
+	return "not (" + text + ")"
+}
+
+// oneLine collapses whitespace runs (a condition split over lines).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

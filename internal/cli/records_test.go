@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testdataDir is the repository's testdata, absolute (tests chdir).
+func testdataDir(t *testing.T, parts ...string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "testdata"}, parts...)...))
+	require.NoError(t, err)
+	return dir
+}
+
+func TestRecordsCommand(t *testing.T) {
+	own := testdataDir(t, "records", "own")
+	jsonl := testdataDir(t, "records", "jsonl", "records.jsonl")
+	dir := testdataDir(t, "rules", "sgl010")
+	o := runMain(t, dir, nil, "records", "--records", own, ".", "--records", jsonl)
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	lines := strings.Split(strings.TrimSuffix(o.stdout, "\n"), "\n")
+	require.Len(t, lines, 10, o.stdout)
+	assert.Regexp(t, `^ID\s+SLUG\s+CLASS\s+SITES$`, lines[0])
+	assert.Regexp(t, `^a1f0c0de00000001\s+layer-plan-missing\s+RuntimeError\s+1$`, lines[1])
+	assert.Regexp(t, `^a1f0c0de00000005\s+stale-pattern\s+RuntimeError\s+0 \(stale\? no raise site matches`, lines[5], "zero sites are shown")
+	assert.Regexp(t, `^a1f0c0de00000008\s+ring-not-initialised\s+AssertionError\s+1$`, lines[8])
+	assert.Equal(t, "8 records from 7 files; 7 raise sites in 1 file checked; 1 record matched none.", lines[9])
+	assert.Empty(t, o.stderr)
+
+	o = runMain(t, dir, nil, "records", "--sites", "--records", jsonl)
+	assert.Contains(t, o.stdout, "plans.py:86:13: a1f0c0de00000006 RuntimeError(\"No transfer plan for peer …\") in PlanSender._plan_for when plan is None\n")
+	assert.Contains(t, o.stdout, "plans.py:95:13: a1f0c0de00000007 LookupError(\"Unknown segment … for room …\") in PlanSender._segment when name not in self.engine.segments\n")
+
+	o = runMain(t, dir, nil, "records", "--format", "json", "--records", own)
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	var got []recordJSON
+	require.NoError(t, json.Unmarshal([]byte(o.stdout), &got))
+	require.Len(t, got, 6)
+	assert.Equal(t, "a1f0c0de00000008", got[5].ID)
+	require.Len(t, got[5].Sites, 1)
+	assert.Equal(t, siteRow{Path: "plans.py", Line: 103, Column: 9, Function: "PlanSender._ring_view",
+		Message: "Ring is not initialised for worker …", Condition: "self.ring is None", HintScore: 1}, got[5].Sites[0])
+	assert.NotNil(t, got[4].Sites, "an empty list, not null")
+	assert.Empty(t, got[4].Sites)
+}
+
+func TestRecordsCommandErrors(t *testing.T) {
+	malformed := testdataDir(t, "records", "malformed")
+	seed := testdataDir(t, "records", "seed")
+	dir := t.TempDir()
+	putFile(t, dir, "a.py", "x = 1\n")
+	o := runMain(t, dir, nil, "records")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "no records: give --records PATH or set records = [...] in the config")
+
+	o = runMain(t, dir, nil, "records", "--records", malformed)
+	assert.Equal(t, ExitError, o.code)
+	assert.Empty(t, o.stdout)
+	assert.Equal(t, 4, strings.Count(o.stderr, "sglint: "), o.stderr)
+	assert.Contains(t, o.stderr, "prevention-tips-not-list.json: record a1f0c0de000000f3: preventionTips: expected a list of strings, got a string\n")
+
+	o = runMain(t, dir, nil, "records", "--format", "sarif", "--records", seed)
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "records prints text or json")
+
+	o = runMain(t, dir, nil, "records", "--records", seed, "missing.py")
+	assert.Equal(t, ExitError, o.code, "an unreadable path fails, after listing")
+	assert.Contains(t, o.stdout, "2 records from 2 files; 0 raise sites in 0 files checked; 2 records matched none.")
+}
+
+// Records named in the config are read relative to its directory and come
+// before --records; sglint explain finds them too.
+func TestRecordsFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	seed := testdataDir(t, "records", "seed")
+	for _, name := range []string{"795554d942550d42.json", "d0bf6111ca6909b6.json"} {
+		b, err := os.ReadFile(filepath.Join(seed, name))
+		require.NoError(t, err)
+		putFile(t, dir, "recs/"+name, string(b))
+	}
+	putFile(t, dir, "pyproject.toml", "[tool.sglint]\nrecords = [\"recs\"]\n")
+	putFile(t, dir, "pkg/conn.py", "def f(d):\n    if not d:\n        raise RuntimeError('KV memory descriptors are empty on prefill side')\n")
+	o := runMain(t, dir, nil, "records", "--sites")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	assert.Contains(t, o.stdout, "pkg/conn.py:3:9: 795554d942550d42 RuntimeError(\"KV memory descriptors are empty on prefill side\") in f when not d\n")
+	assert.Contains(t, o.stdout, "2 records from 2 files; 1 raise site in 1 file checked; 1 record matched none.")
+
+	o = runMain(t, filepath.Join(dir, "pkg"), nil, "explain", "d0bf6111ca6909b6")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	assert.True(t, strings.HasPrefix(o.stdout, "# missing-nixl-destination-kv-memory-kind (record d0bf6111ca6909b6)\n\n`RuntimeError`: Missing NIXL destination KV memory kind\n"), o.stdout)
+	assert.Contains(t, o.stdout, "Read from "+filepath.Join(dir, "recs", "d0bf6111ca6909b6.json")+".", "outside the working directory: absolute")
+
+	// A check loads them too; a malformed one stops the run before checking.
+	putFile(t, dir, "bad.json", `{"id": "x", "errorClass": "E"}`)
+	o = runMain(t, dir, nil, "--records", "bad.json", "pkg")
+	assert.Equal(t, outcome{ExitError, "", "sglint: bad.json: record x: messagePattern: missing (required)\n"}, o)
+	o = runMain(t, dir, nil, "pkg")
+	assert.Equal(t, ExitClean, o.code, o.stderr)
+}
+
+func TestExplainRecord(t *testing.T) {
+	seed := testdataDir(t, "records", "seed")
+	o := runMain(t, "", nil, "explain", "--records", seed, "795554d942550d42")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	want := "# kv-memory-descriptors-are-empty-on-prefill-side (record 795554d942550d42)\n\n" +
+		"`RuntimeError`: KV memory descriptors are empty on prefill side\n\n" +
+		"Severity: critical. Handling: validation. Message pattern: `KV memory descriptors are empty on prefill side`. " +
+		"Raised at python/sglang/srt/disaggregation/mori/conn.py:851 when recorded. Checked by SGL010 (record-raise-reachable). " +
+		"Read from " + filepath.Join(seed, "795554d942550d42.json") + ".\n\n" +
+		"## Documentation\n\nFixture copy. The per-layer split of the local KV descriptors raises when this rank registered none.\n\n" +
+		"## Trigger scenarios\n\nA rank without KV buffers receives a KV send; registration was skipped or produced nothing.\n\n" +
+		"## Solutions\n\n- Skip the KV send on ranks that registered no descriptors\n\n" +
+		"## Prevention tips\n\n- Check the descriptor list in the send entry and skip the KV send when it is empty\n"
+	assert.Equal(t, want, o.stdout)
+	assert.Equal(t, o, runMain(t, "", nil, "explain", "kv-memory-descriptors-are-empty-on-prefill-side", "--records", seed), "by slug")
+
+	o = runMain(t, "", nil, "explain", "--records", seed, "795554d942550d4")
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule or record \"795554d942550d4\" (did you mean 795554d942550d42?)\nRun 'sglint rules' or 'sglint records' for the lists.\n"}, o)
+
+	o = runMain(t, "", nil, "explain", "--records", seed, "SGL000")
+	assert.Equal(t, ExitClean, o.code, "rules still explain")
+	assert.Contains(t, o.stdout, "# syntax-error (SGL000)")
+}
