@@ -422,3 +422,31 @@ class B:
 	assert.Empty(t, ix.MethodsNamed("size"))
 	assert.Empty(t, ix.MethodsNamed("missing"))
 }
+
+func TestSelfOf(t *testing.T) {
+	ix := project(t, map[string]string{"m.py": `
+class C:
+    def m(this):
+        def inner():
+            return this.x
+        return inner
+    @staticmethod
+    def s(x): pass
+def f(self): pass
+`})
+	c := mustClass(t, ix, "m.C")
+	name, cls := ix.SelfOf(mustFunc(t, ix, "m.C.m"))
+	assert.Equal(t, "this", name)
+	assert.Equal(t, c, cls)
+	name, cls = ix.SelfOf(mustFunc(t, ix, "m.C.m.inner"))
+	assert.Equal(t, "this", name, "a closure shares its method's self")
+	assert.Equal(t, c, cls)
+	for _, q := range []string{"m.C.s", "m.f"} {
+		name, cls = ix.SelfOf(mustFunc(t, ix, q))
+		assert.Equal(t, "", name, q)
+		assert.Equal(t, NoClass, cls, q)
+	}
+	name, cls = ix.SelfOf(NoFunc)
+	assert.Equal(t, "", name)
+	assert.Equal(t, NoClass, cls)
+}
