@@ -92,9 +92,12 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 			}
 		}
 		switch t.Kind(i) {
-		case syntax.Lambda, syntax.ListComprehension, syntax.SetComprehension,
-			syntax.DictionaryComprehension, syntax.GeneratorExpression,
-			syntax.FunctionDefinition, syntax.ClassDefinition:
+		case syntax.ListComprehension, syntax.SetComprehension,
+			syntax.DictionaryComprehension, syntax.GeneratorExpression:
+			a.localGuards(i)
+			i = t.SubtreeEnd(i) - 1 // their own scope
+			continue
+		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
 			i = t.SubtreeEnd(i) - 1 // their own scope
 			continue
 		case syntax.Assignment, syntax.AugmentedAssignment, syntax.NamedExpression,
@@ -493,4 +496,61 @@ func (a *analysis) waitEffects(c syntax.NodeID) {
 		}
 		return
 	}
+}
+
+// localGuards records what holds inside comprehension c while its parts
+// are evaluated: the graph keeps a comprehension as one node, so its
+// conditions are not edges. A comprehension's if clauses hold for its
+// element, the left operand of `and` (true) or `or` (false) for the right
+// operand, and a conditional expression's test for its arms, as in
+// `any(k in t and t[k].ready for k in ks)`. Nothing inside the
+// comprehension kills them in between: its calls and walruses are not
+// modelled (see itemEffects).
+func (a *analysis) localGuards(c syntax.NodeID) {
+	t := a.t
+	end := t.SubtreeEnd(c)
+	for i := c; i < end; i++ {
+		switch t.Kind(i) {
+		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
+			i = t.SubtreeEnd(i) - 1 // a graph of its own
+		case syntax.ListComprehension, syntax.SetComprehension,
+			syntax.DictionaryComprehension, syntax.GeneratorExpression:
+			var fs []int32
+			for ch := range t.NamedChildren(i) {
+				if t.Kind(ch) == syntax.IfClause {
+					fs = a.condFacts(t.NamedChild(ch, 0), true, fs)
+				}
+			}
+			a.addLocal(t.Field(i, syntax.FBody), fs)
+		case syntax.BooleanOperator:
+			op := t.Field(i, syntax.FOperator)
+			if op == syntax.NoNode {
+				continue
+			}
+			and := t.Kind(op) == syntax.KwAnd
+			a.addLocal(t.Field(i, syntax.FRight), a.condFacts(t.Field(i, syntax.FLeft), and, nil))
+		case syntax.ConditionalExpression:
+			// No fields in tree-sitter-python: arm, test, arm.
+			body, test, alt := t.NamedChild(i, 0), t.NamedChild(i, 1), t.NamedChild(i, 2)
+			if test == syntax.NoNode {
+				continue
+			}
+			a.addLocal(body, a.condFacts(test, true, nil))
+			a.addLocal(alt, a.condFacts(test, false, nil))
+		default:
+			if t.IsError(i) {
+				i = t.SubtreeEnd(i) - 1
+			}
+		}
+	}
+}
+
+func (a *analysis) addLocal(n syntax.NodeID, fs []int32) {
+	if n == syntax.NoNode || len(fs) == 0 {
+		return
+	}
+	if a.local == nil {
+		a.local = map[syntax.NodeID][]int32{}
+	}
+	a.local[n] = append(a.local[n], fs...)
 }
