@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
@@ -34,12 +35,36 @@ type Project struct {
 	// context only): classes across files, the call graph, function
 	// summaries. Built once after loading; safe for concurrent reads.
 	Index *pymodel.Index
+	// Flow computes guard facts on demand over the index: per function
+	// with what callees guarantee, and on entry from checks in callers
+	// (Flow.Guards). Safe for concurrent use.
+	Flow *pymodel.Flow
 	// Records are the error records of the run (Options.Records; nil when
 	// none were given).
 	Records *records.Set
 	// RaiseSites are the records' raise sites in every loaded file (reported
 	// on or context only), in input order, then source order.
 	RaiseSites []RaiseSite
+
+	shared sync.Map // key -> *sharedEntry (see Shared)
+}
+
+type sharedEntry struct {
+	once  sync.Once
+	value any
+}
+
+// Shared returns the value computed by compute for key, computing it once
+// per project however many passes (on however many goroutines) ask. It is
+// for project-wide analyses that several files' passes read, such as the
+// send paths of rules/sendpath; key should be a comparable value of a type
+// the caller owns, so that packages cannot collide. compute must not call
+// Shared with the same key. The value is shared: treat it as read-only.
+func (p *Project) Shared(key any, compute func() any) any {
+	e, _ := p.shared.LoadOrStore(key, &sharedEntry{})
+	se := e.(*sharedEntry)
+	se.once.Do(func() { se.value = compute() })
+	return se.value
 }
 
 // RaiseSite is a record's raise site in a file of the project.

@@ -134,6 +134,7 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	ix, indexProblem := buildIndex(project.Files)
 	project.Index = ix
+	project.Flow = newFlow(ix, project.Files)
 
 	// Phase 2: rules and suppression comments, per file.
 	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
@@ -452,4 +453,20 @@ func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
 		}
 	}()
 	return pymodel.NewIndex(srcs), nil
+}
+
+// newFlow gives the facts layer the trees of the loaded files.
+func newFlow(ix *pymodel.Index, files []*File) *pymodel.Flow {
+	trees := make([]*syntax.Tree, len(ix.Files))
+	for _, f := range files {
+		if f.Model >= 0 && int(f.Model) < len(trees) {
+			trees[f.Model] = f.Tree
+		}
+	}
+	return pymodel.NewFlow(ix, func(fi int32) *syntax.Tree {
+		if fi < 0 || int(fi) >= len(trees) {
+			return nil
+		}
+		return trees[fi]
+	}, nil)
 }

@@ -235,9 +235,60 @@ func TestProjectModel(t *testing.T) {
 				"pkg/mori/conn.py:8: super().__init__ -> pkg.common.conn.BaseManager.__init__",
 				"pkg/mori/conn.py:12: thread entry pkg.mori.conn.Manager.transfer_worker",
 				"pkg/mori/conn.py:16: self.send_one -> pkg.mori.conn.Manager.send_one",
+				"pkg/mori/conn.py:17: self.send_checked -> pkg.mori.conn.Manager.send_checked",
+				"pkg/mori/conn.py:24: self._require_descs -> pkg.mori.conn.Manager._require_descs",
 			}, got)
 			continue
 		}
 		assert.Equal(t, first, got, "jobs=%d", jobs)
 	}
+}
+
+// flowRule reports the index reads of self attributes, on every path from
+// a thread entry, with whether a non-empty fact holds there (counting
+// checks in callees and in callers).
+var flowRule = &analyzer.Rule{ID: "SGL903", Name: "flow", Run: func(p *analyzer.Pass) error {
+	ix, fl := p.Project.Index, p.Project.Flow
+	var starts []pymodel.Start
+	for _, e := range ix.Entries() {
+		starts = append(starts, e.Start())
+	}
+	reach := ix.Reachable(starts, pymodel.ReachOptions{})
+	guards := fl.Guards(reach)
+	for _, fn := range reach.Funcs() {
+		if fn.File != p.File.Model {
+			continue
+		}
+		for _, g := range fl.UseGuards(fn, guards.Result(fn)) {
+			if u := ix.Use(g.Use); u.Op == pymodel.ReadIndex {
+				p.ReportNode(u.At.Node, fmt.Sprintf("%s[...] in %s non-empty=%v chain=%d", g.Path, ix.Func(fn).QualName, g.NonEmpty, len(reach.Chain(fn))))
+			}
+		}
+	}
+	return nil
+}}
+
+func TestProjectFlow(t *testing.T) {
+	root := filepath.Join("..", "testdata", "model", "kvproj")
+	var inputs []analyzer.Input
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			abs, _ := filepath.Abs(p)
+			rel, _ := filepath.Rel(root, p)
+			inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: true})
+		}
+		return err
+	}))
+	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{flowRule}, Jobs: 2})
+	require.Empty(t, res.Problems)
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, fmt.Sprintf("%s:%d: %s", d.Path, d.Start.Line, d.Message))
+	}
+	assert.Equal(t, []string{
+		"pkg/mori/conn.py:20: self.peers[...] in Manager.send_one non-empty=false chain=2",
+		"pkg/mori/conn.py:21: self.descs[...] in Manager.send_one non-empty=false chain=2",
+		// The helper's raise guards the read after the call.
+		"pkg/mori/conn.py:25: self.descs[...] in Manager.send_checked non-empty=true chain=2",
+	}, got)
 }

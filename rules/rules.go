@@ -7,12 +7,14 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	readinessguard.Rule,
 	unusednoqa.Rule,
 }
 

@@ -91,6 +91,9 @@ type analysis struct {
 
 	cands []syntax.NodeID // scratch for itemEffects
 	ends  []syntax.NodeID
+
+	pendingComps []syntax.NodeID // comprehensions met while collecting
+	comps        []comp          // sorted by node (see comp.go)
 }
 
 // Analyze computes the facts of graph g (built from tree t).
@@ -217,6 +220,7 @@ func (a *analysis) collect() {
 	}
 	a.itemEff[k] = int32(len(a.effs))
 	a.edgeGen[a.edgeBase[nb]] = int32(len(a.genFacts))
+	a.collectComps()
 	for _, f := range a.opts.EntryFacts {
 		if id, ok := a.intern(f); ok {
 			a.entry = append(a.entry, id)

@@ -94,8 +94,9 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 		switch t.Kind(i) {
 		case syntax.ListComprehension, syntax.SetComprehension,
 			syntax.DictionaryComprehension, syntax.GeneratorExpression:
+			a.pendingComps = append(a.pendingComps, i) // see comp.go
 			a.localGuards(i)
-			i = t.SubtreeEnd(i) - 1 // their own scope
+			i = t.SubtreeEnd(i) - 1 // its own scope
 			continue
 		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
 			i = t.SubtreeEnd(i) - 1 // their own scope
@@ -499,13 +500,12 @@ func (a *analysis) waitEffects(c syntax.NodeID) {
 }
 
 // localGuards records what holds inside comprehension c while its parts
-// are evaluated: the graph keeps a comprehension as one node, so its
-// conditions are not edges. A comprehension's if clauses hold for its
-// element, the left operand of `and` (true) or `or` (false) for the right
-// operand, and a conditional expression's test for its arms, as in
-// `any(k in t and t[k].ready for k in ks)`. Nothing inside the
-// comprehension kills them in between: its calls and walruses are not
-// modelled (see itemEffects).
+// are evaluated, beyond its clauses (comp.go): the graph keeps a
+// comprehension as one node, so short circuits inside it are not edges.
+// The left operand of `and` (true) or `or` (false) holds for the right
+// operand, a conditional expression's test for its arms, as in
+// `any(k in t and t[k].ready for k in ks)`. Nothing between them kills
+// these: calls and walruses inside comprehensions are not modelled.
 func (a *analysis) localGuards(c syntax.NodeID) {
 	t := a.t
 	end := t.SubtreeEnd(c)
@@ -513,15 +513,6 @@ func (a *analysis) localGuards(c syntax.NodeID) {
 		switch t.Kind(i) {
 		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
 			i = t.SubtreeEnd(i) - 1 // a graph of its own
-		case syntax.ListComprehension, syntax.SetComprehension,
-			syntax.DictionaryComprehension, syntax.GeneratorExpression:
-			var fs []int32
-			for ch := range t.NamedChildren(i) {
-				if t.Kind(ch) == syntax.IfClause {
-					fs = a.condFacts(t.NamedChild(ch, 0), true, fs)
-				}
-			}
-			a.addLocal(t.Field(i, syntax.FBody), fs)
 		case syntax.BooleanOperator:
 			op := t.Field(i, syntax.FOperator)
 			if op == syntax.NoNode {

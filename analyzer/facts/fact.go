@@ -25,6 +25,9 @@
 //   - Implicit exceptions are modelled inside try statements only (see
 //     package cfg); facts at a handler are those that hold at every point
 //     of the try body.
+//   - A comprehension is one node of the graph; a query inside it also
+//     applies the clauses that run before the queried node (its `if`
+//     tests, its loop variables shadowing outer facts).
 //   - Concurrency is not modelled: another thread may change `self.x`
 //     between a check and a use; facts say what this function's own code
 //     guarantees.

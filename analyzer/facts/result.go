@@ -127,6 +127,7 @@ func (r *Result) stateAt(n syntax.NodeID) ([]uint64, bool) {
 		for k := first; k < first+s.Index; k++ {
 			a.applyItem(st, k, sc)
 		}
+		a.refineInComps(st, n, s.Node, sc)
 		if acc == nil {
 			acc = st
 		} else {

@@ -412,8 +412,44 @@ if CONFIG is None:
 sink(CONFIG)
 `, "sink(CONFIG)", notNone("CONFIG"), true},
 
-	// Inside comprehensions (one node of the graph): their own short
-	// circuits and if clauses guard their parts.
+	// Comprehensions.
+	{"comprehension filter", `
+def f(infos):
+    return [sink(d.kind) for d in infos if d.kind is not None]
+`, "sink(d.kind)", notNone("d.kind"), true},
+	{"comprehension without filter", `
+def f(infos):
+    return [sink(d.kind) for d in infos]
+`, "sink(d.kind)", notNone("d.kind"), false},
+	{"comprehension variable shadows outer facts", `
+def f(d, infos):
+    if d.kind is None:
+        return
+    return [sink(d.kind) for d in infos]
+`, "sink(d.kind)", notNone("d.kind"), false},
+	{"outer guard holds in the comprehension", `
+def f(self, infos):
+    if not self.descs:
+        return
+    return {i: sink(self.descs) for i in infos}
+`, "sink(self.descs)", nonEmpty("self.descs"), true},
+	{"filter after the use", `
+def f(infos):
+    return [d for d in infos if sink(d.kind) if d.kind is not None]
+`, "sink(d.kind)", notNone("d.kind"), false},
+	{"nested comprehension", `
+def f(groups):
+    return [[sink(x) for x in g if x is not None] for g in groups if g]
+`, "sink(x)", notNone("x"), true},
+	{"nested comprehension sees the outer filter", `
+def f(groups):
+    return [[sink(g) for x in g] for g in groups if g]
+`, "sink(g)", nonEmpty("g"), true},
+	{"generator in a call", `
+def f(t, keys):
+    return any(sink(t[k]) for k in keys if k in t)
+`, "sink(t[k])", in("t", "k"), true},
+	// Short circuits inside comprehensions guard their right operands.
 	{"and inside a generator", `
 def f(self, infos):
     return any(i.peer in self.t and sink(self.t[i.peer]) for i in infos)
@@ -425,10 +461,6 @@ def f(self, infos):
 	{"or inside a list comprehension", `
 def f(self, ks):
     return [k not in self.t or sink(self.t[k]) for k in ks]
-`, "sink(self.t[k])", in("self.t", "k"), true},
-	{"if clause guards the element", `
-def f(self, ks):
-    return {k: sink(self.t[k]) for k in ks if k in self.t}
 `, "sink(self.t[k])", in("self.t", "k"), true},
 	{"if clause of an inner comprehension only", `
 def f(self, ks):

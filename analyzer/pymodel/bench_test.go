@@ -27,7 +27,17 @@ var (
 	corpusRoot string
 )
 
-func stdlibCorpus(b *testing.B) ([]corpusFile, string) {
+func stdlibCorpusT(t testing.TB) ([]corpusFile, string) {
+	loadCorpus()
+	if len(corpus) == 0 {
+		t.Skip("no python3 standard library found")
+	}
+	return corpus, corpusRoot
+}
+
+func stdlibCorpus(b *testing.B) ([]corpusFile, string) { return stdlibCorpusT(b) }
+
+func loadCorpus() {
 	corpusOnce.Do(func() {
 		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
 		if err != nil {
@@ -54,10 +64,6 @@ func stdlibCorpus(b *testing.B) ([]corpusFile, string) {
 		})
 		corpusRoot = root
 	})
-	if len(corpus) == 0 {
-		b.Skip("no python3 standard library found")
-	}
-	return corpus, corpusRoot
 }
 
 func parseCorpus(b *testing.B, files []corpusFile) []*syntax.Tree {

@@ -21,6 +21,13 @@
 // call graph (writes to self and to parameters, escaping exceptions,
 // whether None may be returned).
 //
+// Flow adds guard facts (package facts, over package cfg graphs) on demand:
+// a function's facts count what its callees guarantee when they return
+// (post-facts, e.g. "self.descs is non-empty after self._check()") and
+// what they may empty or rebind; Guards adds, over a reachability set, the
+// facts every caller established before the call (entry facts). UseGuards
+// and Checks turn them into per-use answers and per-function checks.
+//
 // Known limits (the model prefers missing a fact to inventing one):
 //   - Names are resolved statically: no `getattr`, no assignment of
 //     functions to attributes, no decorators that replace functions.
@@ -32,4 +39,7 @@
 //     overrides in subclasses (ReachOptions.Virtual).
 //   - Whether a function can fall off its end is decided structurally
 //     (last statement), not with a control-flow graph.
+//   - Facts cross calls only through access-path arguments and receivers;
+//     within a call cycle post-facts are iterated from none (sound, maybe
+//     incomplete); entry facts count only call sites in reached functions.
 package pymodel

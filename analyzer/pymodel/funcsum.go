@@ -109,12 +109,15 @@ func (ix *Index) summarizeFuncs() {
 		ix.sccOf[fi] = make([]int32, len(ix.Files[fi].Summary.Functions))
 	}
 	ix.sccs = make([][]FuncRef, len(sccs))
+	members := make([]FuncRef, 0, n) // one backing array for all components
 	for si, scc := range sccs {
+		start := len(members)
 		for _, v := range scc {
 			r := ref(v)
 			ix.sccOf[r.File][r.Func] = int32(si)
-			ix.sccs[si] = append(ix.sccs[si], r)
+			members = append(members, r)
 		}
+		ix.sccs[si] = members[start:len(members):len(members)]
 	}
 	for _, scc := range sccs {
 		cyclic := len(scc) > 1
@@ -155,6 +158,7 @@ func tarjan(n int, succ func(int) []int32) [][]int {
 	}
 	var stack []int
 	var out [][]int
+	flat := make([]int, 0, n) // the components, back to back
 	next := 0
 	type frame struct {
 		v    int
@@ -193,17 +197,17 @@ func tarjan(n int, succ func(int) []int32) [][]int {
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {
-				var scc []int
+				start := len(flat)
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					onStack[w] = false
-					scc = append(scc, w)
+					flat = append(flat, w)
 					if w == v {
 						break
 					}
 				}
-				out = append(out, scc)
+				out = append(out, flat[start:len(flat):len(flat)])
 			}
 		}
 	}

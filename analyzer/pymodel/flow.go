@@ -1,0 +1,422 @@
+package pymodel
+
+import (
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Flow adds guard facts (package facts) to the index, interprocedurally:
+//   - a function's facts are computed with what its callees guarantee: the
+//     facts that hold whenever a callee returns normally (its post-facts,
+//     e.g. `self.descs` non-empty after a helper that raises when it is
+//     empty) enter as facts.Options.CallEffects, translated to the caller's
+//     names; the paths a callee may empty or rebind (FuncSummary kills)
+//     enter as CallKills;
+//   - for a set of reachable functions (Guards), the facts that hold on
+//     entry to each function because every call to it in the set was made
+//     under them (checks in callers that dominate the call).
+//
+// Everything is computed on demand, once per function, and Flow is safe
+// for concurrent use: post-facts are computed per strongly connected
+// component of the static call graph (callees first), so concurrent
+// requests never wait on each other in a cycle. Within a component the
+// post-facts are iterated from none to a fixed point (sound: a must
+// analysis may only learn less).
+//
+// Limits: post-facts follow non-virtual callees only; a callee's
+// post-facts about a parameter assume the parameter is not rebound in the
+// callee; translation needs the argument to be an access path (`x`,
+// `self.a`, `t[k]`), facts on other arguments are dropped.
+type Flow struct {
+	ix    *Index
+	tree  func(file int32) *syntax.Tree
+	waits []string
+
+	sccDone []sync.Once
+	funcs   [][]funcFlow
+}
+
+// funcFlow is the flow state of one function; written only by the
+// goroutine that computes its component, read after that completes.
+type funcFlow struct {
+	graph  *cfg.Graph
+	result *facts.Result // without entry facts
+	post   []facts.Fact
+}
+
+// NewFlow prepares the facts layer of ix. tree returns the syntax tree a
+// file's summary was made from (nil if it is not available: its functions
+// then have no facts). waitCalls is passed to facts.Options.WaitCalls
+// (nil: the facts defaults).
+func NewFlow(ix *Index, tree func(file int32) *syntax.Tree, waitCalls []string) *Flow {
+	fl := &Flow{ix: ix, tree: tree, waits: waitCalls, sccDone: make([]sync.Once, len(ix.sccs))}
+	fl.funcs = make([][]funcFlow, len(ix.Files))
+	for fi := range ix.Files {
+		fl.funcs[fi] = make([]funcFlow, len(ix.Files[fi].Summary.Functions))
+	}
+	return fl
+}
+
+// Index is the index the flow works on.
+func (fl *Flow) Index() *Index { return fl.ix }
+
+// ensure computes fn's component (and, first, the components it calls).
+func (fl *Flow) ensure(fn FuncRef) {
+	if !fl.ix.validFunc(fn) {
+		return
+	}
+	si := fl.ix.sccOf[fn.File][fn.Func]
+	fl.sccDone[si].Do(func() { fl.computeSCC(si) })
+}
+
+func (fl *Flow) computeSCC(si int32) {
+	ix := fl.ix
+	members := ix.sccs[si]
+	// Callee components first (strictly lower: no waiting in a cycle).
+	for _, m := range members {
+		for _, ci := range ix.files[m.File].funcCalls.of(m.Func) {
+			for _, cal := range ix.Callees(CallSite{m.File, ci}) {
+				if cal.Func.Valid() && !cal.Virtual && ix.sccOf[cal.Func.File][cal.Func.Func] != si {
+					fl.ensure(cal.Func)
+				}
+			}
+		}
+	}
+	for _, m := range members {
+		t := fl.tree(m.File)
+		if t == nil {
+			continue
+		}
+		fl.funcs[m.File][m.Func].graph = cfg.New(t, ix.Func(m).Def)
+	}
+	for round := 0; round < 8; round++ {
+		changed := false
+		for _, m := range members {
+			ff := &fl.funcs[m.File][m.Func]
+			if ff.graph == nil {
+				continue
+			}
+			ff.result = fl.analyze(m, ff.graph, nil)
+			post := fl.exportPost(m, ff.result.AtExit())
+			if !sameFacts(post, ff.post) {
+				ff.post = post
+				changed = true
+			}
+		}
+		if !changed || len(members) == 1 && !fl.selfRecursive(members[0]) {
+			break
+		}
+	}
+}
+
+func (fl *Flow) selfRecursive(fn FuncRef) bool {
+	for _, ci := range fl.ix.files[fn.File].funcCalls.of(fn.Func) {
+		for _, cal := range fl.ix.Callees(CallSite{fn.File, ci}) {
+			if cal.Func == fn && !cal.Virtual {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// analyze runs the facts analysis of fn on graph g with entry facts.
+func (fl *Flow) analyze(fn FuncRef, g *cfg.Graph, entry []facts.Fact) *facts.Result {
+	t := fl.tree(fn.File)
+	return facts.Analyze(t, g, facts.Options{
+		EntryFacts:  entry,
+		CallEffects: func(call syntax.NodeID) []facts.Fact { return fl.callEffects(fn, t, call) },
+		CallKills:   func(call syntax.NodeID) []facts.Path { return fl.callKills(fn, t, call) },
+		WaitCalls:   fl.waits,
+	})
+}
+
+// Facts returns fn's facts without entry facts (nil if fn has no tree).
+func (fl *Flow) Facts(fn FuncRef) *facts.Result {
+	fl.ensure(fn)
+	if !fl.ix.validFunc(fn) {
+		return nil
+	}
+	return fl.funcs[fn.File][fn.Func].result
+}
+
+// Graph returns fn's control-flow graph (nil if fn has no tree).
+func (fl *Flow) Graph(fn FuncRef) *cfg.Graph {
+	fl.ensure(fn)
+	if !fl.ix.validFunc(fn) {
+		return nil
+	}
+	return fl.funcs[fn.File][fn.Func].graph
+}
+
+// Post returns the facts about fn's self and parameters that hold whenever
+// it returns normally, in fn's own names (nil if none, or if it never
+// returns normally).
+func (fl *Flow) Post(fn FuncRef) []facts.Fact {
+	fl.ensure(fn)
+	if !fl.ix.validFunc(fn) {
+		return nil
+	}
+	return fl.funcs[fn.File][fn.Func].post
+}
+
+// Analyze runs the facts analysis of fn with the given entry facts and the
+// interprocedural hooks (callee post-facts and kills). Rules that need
+// other options build them with CallEffects and CallKills.
+func (fl *Flow) Analyze(fn FuncRef, entry []facts.Fact) *facts.Result {
+	g := fl.Graph(fn)
+	if g == nil {
+		return nil
+	}
+	if len(entry) == 0 {
+		return fl.funcs[fn.File][fn.Func].result
+	}
+	return fl.analyze(fn, g, entry)
+}
+
+// CallEffects returns the hook that feeds callee post-facts into an
+// analysis of fn (for facts.Options).
+func (fl *Flow) CallEffects(fn FuncRef) func(call syntax.NodeID) []facts.Fact {
+	t := fl.tree(fn.File)
+	return func(call syntax.NodeID) []facts.Fact { return fl.callEffects(fn, t, call) }
+}
+
+// CallKills returns the hook that feeds callee kills into an analysis of
+// fn (for facts.Options).
+func (fl *Flow) CallKills(fn FuncRef) func(call syntax.NodeID) []facts.Path {
+	t := fl.tree(fn.File)
+	return func(call syntax.NodeID) []facts.Path { return fl.callKills(fn, t, call) }
+}
+
+// exportPost keeps the exit facts a caller can use: those whose paths (and
+// keys) start at fn's self or parameters. Alias and .get facts are local.
+func (fl *Flow) exportPost(fn FuncRef, exit []facts.Fact) []facts.Fact {
+	f := fl.ix.Func(fn)
+	self, _ := fl.ix.selfOf(fn.File, fn.Func)
+	visible := func(p facts.Path) bool {
+		if p == "" || p.IsLiteral() {
+			return true
+		}
+		root := p.Root()
+		if root == self {
+			return true
+		}
+		for i := range f.Params {
+			if f.Params[i].Name == root {
+				return true
+			}
+		}
+		return false
+	}
+	var out []facts.Fact
+	for _, x := range exit {
+		switch x.Kind {
+		case facts.Alias, facts.GetOf:
+			continue
+		}
+		if visible(x.Path) && visible(x.Key) {
+			out = append(out, x)
+		}
+	}
+	sortFacts(out)
+	return out
+}
+
+// binding maps a root name in the callee to a path in the caller.
+type binding struct {
+	callee facts.Path // `self` or a parameter name
+	caller facts.Path // the receiver or argument path at the call
+}
+
+// bindings are the callee/caller correspondences of one call edge: the
+// receiver of a bound method (or a closure's shared self) and every
+// argument that is an access path bound to a named parameter.
+func (fl *Flow) bindings(t *syntax.Tree, site CallSite, cal Callee) []binding {
+	ix := fl.ix
+	call := ix.Call(site)
+	g := ix.Func(cal.Func)
+	var out []binding
+	callerSelf, _ := ix.selfOf(site.File, call.Func)
+	switch {
+	case cal.bound(ix) && cal.Kind != CallCtor && len(g.Params) > 0:
+		recv := facts.Path("")
+		switch call.Kind {
+		case RefSuper:
+			recv = facts.Path(callerSelf)
+		case RefAttr:
+			recv = facts.Path(call.Recv)
+		}
+		if recv != "" {
+			out = append(out, binding{callee: facts.Path(g.Params[0].Name), caller: recv})
+		}
+	case cal.Kind == CallFunction && g.SelfClass >= 0 && g.Parent >= 0 && callerSelf != "":
+		if calleeSelf, _ := ix.selfOf(cal.Func.File, cal.Func.Func); calleeSelf != "" {
+			out = append(out, binding{callee: facts.Path(calleeSelf), caller: facts.Path(callerSelf)})
+		}
+	}
+	args := ix.Args(site)
+	bind := ix.BindArgs(site, cal)
+	for i, a := range args {
+		pi := bind[i]
+		if pi < 0 || a.Star != 0 {
+			continue
+		}
+		if k := g.Params[pi].Kind; k == VarArgs || k == VarKw {
+			continue
+		}
+		if p, ok := facts.PathOf(t, a.At.Node); ok {
+			out = append(out, binding{callee: facts.Path(g.Params[pi].Name), caller: p})
+		}
+	}
+	return out
+}
+
+// translatePath rewrites p through the bindings, from one side to the
+// other (toCaller: callee names to caller paths). Literals pass unchanged.
+func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool) {
+	if p == "" || p.IsLiteral() {
+		return p, true
+	}
+	best, bestLen := facts.Path(""), -1
+	for _, b := range bs {
+		from, to := b.caller, b.callee
+		if toCaller {
+			from, to = b.callee, b.caller
+		}
+		if len(from) > bestLen && p.HasPrefix(from) {
+			if q, ok := p.Rebase(from, to); ok {
+				best, bestLen = q, len(from)
+			}
+		}
+	}
+	return best, bestLen >= 0
+}
+
+func translateFact(f facts.Fact, bs []binding, toCaller bool) (facts.Fact, bool) {
+	switch f.Kind {
+	case facts.Alias, facts.GetOf:
+		return f, false
+	}
+	p, ok := translatePath(f.Path, bs, toCaller)
+	if !ok {
+		return f, false
+	}
+	k, ok := translatePath(f.Key, bs, toCaller)
+	if !ok {
+		return f, false
+	}
+	f.Path, f.Key = p, k
+	return f, true
+}
+
+// callAt finds the call whose node is n in file fi (calls are in preorder,
+// so their nodes increase).
+func (fl *Flow) callAt(fi int32, n syntax.NodeID) (int32, bool) {
+	calls := fl.ix.Files[fi].Summary.Calls
+	i := sort.Search(len(calls), func(i int) bool { return calls[i].At.Node >= n })
+	if i < len(calls) && calls[i].At.Node == n {
+		return int32(i), true
+	}
+	return -1, false
+}
+
+// callEffects: the post-facts of the call's callee, in the caller's names.
+func (fl *Flow) callEffects(caller FuncRef, t *syntax.Tree, n syntax.NodeID) []facts.Fact {
+	ci, ok := fl.callAt(caller.File, n)
+	if !ok {
+		return nil
+	}
+	site := CallSite{caller.File, ci}
+	var out []facts.Fact
+	for _, cal := range fl.ix.Callees(site) {
+		if !cal.Func.Valid() || cal.Virtual {
+			continue
+		}
+		// Same component: the current round's value (this goroutine owns
+		// it); other components are complete.
+		if fl.ix.sccOf[cal.Func.File][cal.Func.Func] != fl.ix.sccOf[caller.File][caller.Func] {
+			fl.ensure(cal.Func)
+		}
+		post := fl.funcs[cal.Func.File][cal.Func.Func].post
+		if len(post) == 0 {
+			continue
+		}
+		bs := fl.bindings(t, site, cal)
+		for _, f := range post {
+			if g, ok := translateFact(f, bs, true); ok {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// callKills: the paths the call's callee may empty or rebind, in the
+// caller's names.
+func (fl *Flow) callKills(caller FuncRef, t *syntax.Tree, n syntax.NodeID) []facts.Path {
+	ix := fl.ix
+	ci, ok := fl.callAt(caller.File, n)
+	if !ok {
+		return nil
+	}
+	site := CallSite{caller.File, ci}
+	var out []facts.Path
+	for _, cal := range ix.Callees(site) {
+		if !cal.Func.Valid() || cal.Virtual {
+			continue
+		}
+		sum := ix.FuncSummary(cal.Func)
+		if len(sum.SelfKills) == 0 && len(sum.ParamKills) == 0 {
+			continue
+		}
+		g := ix.Func(cal.Func)
+		calleeSelf, _ := ix.selfOf(cal.Func.File, cal.Func.Func)
+		for _, b := range fl.bindings(t, site, cal) {
+			var kills []string
+			if string(b.callee) == calleeSelf {
+				kills = sum.SelfKills
+			} else {
+				kills = sum.KillsOn(paramIndex(g, string(b.callee)))
+			}
+			for _, k := range kills {
+				p := b.caller
+				if k != "" {
+					p += facts.Path("." + k)
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func sortFacts(fs []facts.Fact) {
+	slices.SortFunc(fs, func(a, b facts.Fact) int {
+		switch {
+		case a.Kind != b.Kind:
+			return int(a.Kind) - int(b.Kind)
+		case a.Path != b.Path:
+			return cmpStr(string(a.Path), string(b.Path))
+		case a.Key != b.Key:
+			return cmpStr(string(a.Key), string(b.Key))
+		}
+		return cmpStr(string(a.Other), string(b.Other))
+	})
+}
+
+func cmpStr(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func sameFacts(a, b []facts.Fact) bool { return slices.Equal(a, b) }

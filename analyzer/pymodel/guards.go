@@ -1,0 +1,336 @@
+package pymodel
+
+import (
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// Guards holds, for the functions of a reachability set, the facts that
+// hold on entry to each (every call to it from a reached function is made
+// under them: "checks in callers that dominate the call") and each
+// function's facts under them. A Guards is immutable once built and safe
+// for concurrent reads.
+type Guards struct {
+	fl      *Flow
+	entry   map[FuncRef][]facts.Fact
+	results map[FuncRef]*facts.Result
+}
+
+// maxGuardRounds bounds the fixed-point iteration of entry facts; past it,
+// the last (sound, possibly smaller) entry sets are kept.
+const maxGuardRounds = 6
+
+// Guards computes entry facts over the functions reached in r. Starts have
+// none (they are called from outside). Every other function's entry facts
+// are the intersection, over its call sites in reached functions, of the
+// facts holding at the call, translated into the callee's names (receiver
+// to self, arguments to parameters); a call site in unreachable code does
+// not count; a function reached only through a lambda argument or a
+// virtual edge with no resolvable site has none. Facts start empty and
+// grow to a fixed point, so a cycle can only make them smaller (sound).
+func (fl *Flow) Guards(r *Reach) *Guards {
+	g := &Guards{fl: fl, entry: map[FuncRef][]facts.Fact{}, results: map[FuncRef]*facts.Result{}}
+	order := r.Funcs()
+	dirty := map[FuncRef]bool{}
+	for _, fn := range order {
+		dirty[fn] = true
+	}
+	for round := 0; round < maxGuardRounds; round++ {
+		for _, fn := range order {
+			if dirty[fn] {
+				g.results[fn] = fl.Analyze(fn, g.entry[fn])
+				dirty[fn] = false
+			}
+		}
+		changed := false
+		for _, fn := range order {
+			if r.IsStart(fn) {
+				continue
+			}
+			next := g.entryFrom(r, fn)
+			if !sameFacts(next, g.entry[fn]) {
+				g.entry[fn] = next
+				dirty[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, fn := range order { // the last round's changes
+		if dirty[fn] {
+			g.results[fn] = fl.Analyze(fn, g.entry[fn])
+		}
+	}
+	return g
+}
+
+// entryFrom intersects the facts at fn's call sites in reached callers.
+func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
+	fl := g.fl
+	ix := fl.ix
+	var acc []facts.Fact
+	seen := false
+	for _, site := range ix.Callers(fn) {
+		call := ix.Call(site)
+		if call.Func < 0 {
+			continue
+		}
+		caller := FuncRef{site.File, call.Func}
+		if !r.Reached(caller) {
+			continue
+		}
+		res := g.results[caller]
+		t := fl.tree(site.File)
+		if res == nil || t == nil {
+			return nil // a caller without facts guarantees nothing
+		}
+		if !res.Reachable(call.At.Node) {
+			continue // dead code calls nobody
+		}
+		var here []facts.Fact
+		for _, cal := range ix.Callees(site) {
+			if cal.Func != fn {
+				continue
+			}
+			bs := fl.bindings(t, site, cal)
+			for _, f := range res.At(call.At.Node) {
+				if h, ok := translateFact(f, bs, false); ok {
+					here = append(here, h)
+				}
+			}
+			break
+		}
+		sortFacts(here)
+		if !seen {
+			acc, seen = here, true
+		} else {
+			acc = intersectFacts(acc, here)
+		}
+		if len(acc) == 0 {
+			return nil
+		}
+	}
+	return acc
+}
+
+// intersectFacts keeps the facts of a that are in b (both sorted).
+func intersectFacts(a, b []facts.Fact) []facts.Fact {
+	var out []facts.Fact
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Entry returns the facts that hold on entry to fn.
+func (g *Guards) Entry(fn FuncRef) []facts.Fact { return g.entry[fn] }
+
+// Result returns fn's facts under its entry facts (nil if fn was not
+// reached or has no tree).
+func (g *Guards) Result(fn FuncRef) *facts.Result { return g.results[fn] }
+
+// IsStart reports whether fn is one of the functions the search began at.
+func (r *Reach) IsStart(fn FuncRef) bool {
+	p, ok := r.prev[fn]
+	return ok && !p.Func.Valid()
+}
+
+// UseGuard says which guards hold at one read of a self or parameter path.
+type UseGuard struct {
+	Use      UseRef
+	Path     facts.Path // the path as the function spells it: "self.descs", "info.kind"
+	NonEmpty bool       // the path is truthy (non-empty) on every path to the use
+	NotNone  bool       // the path is not None on every path to the use
+}
+
+// UseGuards reports, for each read of a self or parameter path in fn that
+// needs a guard (index, slice, iteration, unpacking, len, method call,
+// plain read of an attribute path), whether a non-empty and a not-None
+// fact hold there according to res (a result for fn, from Flow.Analyze or
+// Guards.Result). Reads in unreachable code are left out.
+func (fl *Flow) UseGuards(fn FuncRef, res *facts.Result) []UseGuard {
+	if res == nil {
+		return nil
+	}
+	ix := fl.ix
+	s := ix.Files[fn.File].Summary
+	f := ix.Func(fn)
+	self, _ := ix.selfOf(fn.File, fn.Func)
+	var out []UseGuard
+	for _, ui := range ix.funcUses(fn) {
+		u := &s.Uses[ui]
+		if u.Kind != Read || u.Op == ReadArg {
+			continue
+		}
+		root := self
+		if !u.Self {
+			if u.Param < 0 || int(u.Param) >= len(f.Params) {
+				continue
+			}
+			root = f.Params[u.Param].Name
+		}
+		if root == "" {
+			continue
+		}
+		p := facts.Path(root)
+		if u.Path != "" {
+			p += facts.Path("." + u.Path)
+		}
+		n := u.At.Node
+		if !res.Reachable(n) {
+			continue
+		}
+		out = append(out, UseGuard{
+			Use:      UseRef{fn.File, ui},
+			Path:     p,
+			NonEmpty: res.Holds(n, facts.NonEmptyFact(p)),
+			NotNone:  res.Holds(n, facts.NotNoneFact(p)),
+		})
+	}
+	return out
+}
+
+// CheckHow is how a check stops the code after it from running when it
+// fails.
+type CheckHow uint8
+
+const (
+	CheckRaise    CheckHow = iota + 1 // if ...: raise
+	CheckReturn                       // if ...: return
+	CheckContinue                     // if ...: continue
+	CheckBreak                        // if ...: break
+	CheckAssert                       // assert ...
+)
+
+func (h CheckHow) String() string {
+	return enumName([]string{"", "raise", "return", "continue", "break", "assert"}, int(h))
+}
+
+// Check is a guard in a function: an `if` whose body exits (and has no
+// else), or an assert, after which Facts hold that did not before.
+type Check struct {
+	How   CheckHow
+	Facts []facts.Fact // learnt by the check, in the function's names
+	At    syntax.NodeID
+	// Raise is the raise statement of a CheckRaise (its Type and Message
+	// say what escapes), -1 otherwise.
+	Raise int32
+}
+
+// Checks lists fn's checks, by comparing the facts before a guarding
+// statement with those before the statement after it (res: a result for
+// fn). Guards that are the last statement of their block are not listed.
+func (fl *Flow) Checks(fn FuncRef, res *facts.Result) []Check {
+	t := fl.tree(fn.File)
+	if res == nil || t == nil {
+		return nil
+	}
+	s := fl.ix.Files[fn.File].Summary
+	f := fl.ix.Func(fn)
+	body := t.Field(f.Def, syntax.FBody)
+	if body == syntax.NoNode || t.Kind(f.Def) != syntax.FunctionDefinition {
+		return nil
+	}
+	var out []Check
+	end := t.SubtreeEnd(body)
+	for n := body; n < end; n++ {
+		switch t.Kind(n) {
+		case syntax.FunctionDefinition, syntax.ClassDefinition, syntax.Lambda:
+			n = t.SubtreeEnd(n) - 1
+			continue
+		case syntax.IfStatement, syntax.AssertStatement:
+		default:
+			continue
+		}
+		c := Check{At: n, Raise: -1}
+		before := n
+		if t.Kind(n) == syntax.AssertStatement {
+			c.How = CheckAssert
+		} else {
+			if t.Field(n, syntax.FAlternative) != syntax.NoNode {
+				continue
+			}
+			cons := t.Field(n, syntax.FConsequence)
+			last := syntax.NoNode
+			if cons != syntax.NoNode {
+				for st := range t.NamedChildren(cons) {
+					last = st
+				}
+			}
+			if last == syntax.NoNode {
+				continue
+			}
+			switch t.Kind(last) {
+			case syntax.RaiseStatement:
+				c.How = CheckRaise
+				c.Raise = raiseAt(s, last)
+			case syntax.ReturnStatement:
+				c.How = CheckReturn
+			case syntax.ContinueStatement:
+				c.How = CheckContinue
+			case syntax.BreakStatement:
+				c.How = CheckBreak
+			default:
+				continue
+			}
+			before = t.Field(n, syntax.FCondition)
+			if before == syntax.NoNode {
+				continue
+			}
+		}
+		next := nextStatement(t, n)
+		if next == syntax.NoNode || !res.Reachable(next) {
+			continue
+		}
+		was := res.At(before)
+		for _, x := range res.At(next) {
+			if x.Kind == facts.Alias || x.Kind == facts.GetOf {
+				continue
+			}
+			if !containsFact(was, x) {
+				c.Facts = append(c.Facts, x)
+			}
+		}
+		if len(c.Facts) > 0 {
+			sortFacts(c.Facts)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func containsFact(fs []facts.Fact, f facts.Fact) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// nextStatement is the named, non-comment sibling after statement n.
+func nextStatement(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for m := t.NextSibling(n); m != syntax.NoNode; m = t.NextSibling(m) {
+		if t.IsNamed(m) && t.Kind(m) != syntax.Comment {
+			return m
+		}
+	}
+	return syntax.NoNode
+}
+
+// raiseAt finds the summary's raise at node n.
+func raiseAt(s *Summary, n syntax.NodeID) int32 {
+	for i := range s.Raises {
+		if s.Raises[i].At.Node == n {
+			return int32(i)
+		}
+	}
+	return -1
+}

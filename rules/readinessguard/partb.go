@@ -1,0 +1,301 @@
+package readinessguard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
+)
+
+// Part (b): the state is checked only by raising deep in the path, and an
+// outermost entry calls into that path with no check of its own and no
+// handler that fails just the request.
+//
+// It is two small steps so that it can move to the records rule (SGL010,
+// issue 9) unchanged in substance: emptyStateRaises finds the raise sites
+// (there, a record's message pattern finds them instead) and
+// sendpath.Escapes decides which entries let them escape. Findings are
+// computed once per project and each file's pass reports its own.
+
+// emptyRaise is a raise that fires when registration state is empty.
+type emptyRaise struct {
+	site  sendpath.RaiseSite
+	state facts.Path // the state, in the raising function's names
+}
+
+type partBKey struct{ opts string }
+
+// partB returns the part (b) findings of the whole project.
+func partB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
+	key := partBKey{fmt.Sprintf("%q|%q|%q", opts.EntryPatterns, opts.Entries, opts.Equivalent)}
+	v := paths.Project.Shared(key, func() any { return computePartB(paths, opts) })
+	return v.([]analyzer.Diagnostic)
+}
+
+func computePartB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
+	ck := newChecker(paths, opts)
+	ix := paths.Index()
+	var out []analyzer.Diagnostic
+	seen := map[pymodel.CallSite]bool{}
+	for _, er := range ck.emptyStateRaises() {
+		for _, e := range paths.Escapes(er.site) {
+			if e.CallerHandles || seen[e.Call] {
+				continue
+			}
+			seen[e.Call] = true
+			f := paths.File(e.Call.File)
+			if f == nil || f.Tree == nil {
+				continue
+			}
+			n := ix.Call(e.Call).At.Node
+			d := analyzer.Diagnostic{
+				Path:     f.Path,
+				Start:    f.Tree.Start(n),
+				End:      f.Tree.End(n),
+				Message:  ck.escapeMessage(er, e),
+				Function: syntax.QualName(f.Tree, n),
+				Related:  ck.escapeRelated(er, e),
+			}
+			d.SetSeverity(analyzer.Warning) // part (a) is the error
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// emptyStateRaises lists the raises (and asserts) on send paths that fire
+// when a registration state of the function's class is empty or None, in
+// send-path order.
+func (ck *checker) emptyStateRaises() []emptyRaise {
+	ix := ck.ix
+	var out []emptyRaise
+	for _, fn := range ck.paths.Funcs() {
+		r := ck.paths.Facts(fn)
+		c, ok := ck.classOf(fn)
+		f := ck.paths.File(fn.File)
+		if r == nil || !ok || f == nil {
+			continue
+		}
+		self := sendpath.SelfName(ix, fn)
+		if self == "" {
+			continue
+		}
+		var attrs []string
+		for _, p := range ix.SelfPaths(c) {
+			if !strings.ContainsAny(p, ".[") {
+				if _, ok := ck.state(c, p); ok {
+					attrs = append(attrs, p)
+				}
+			}
+		}
+		if len(attrs) == 0 {
+			continue
+		}
+		s := ix.Summary(fn.File)
+		for _, ri := range raisesIn(s, fn.Func) {
+			rs := &s.Raises[ri]
+			n := rs.At.Node
+			if rs.Type == "" || !r.Reachable(n) {
+				continue
+			}
+			for _, a := range attrs {
+				sp := facts.Path(self + "." + a)
+				if ex, ok := ck.raisesWhenEmpty(r, n, sp, self); ok {
+					out = append(out, emptyRaise{
+						site:  sendpath.RaiseSite{Func: fn, Node: n, Exc: rs.Type, Message: rs.Message, Excluded: ex},
+						state: sp,
+					})
+					break
+				}
+			}
+		}
+		out = append(out, ck.emptyStateAsserts(f.Tree, fn, r, self, attrs)...)
+	}
+	return out
+}
+
+func raisesIn(s *pymodel.Summary, fn int32) []int {
+	var out []int
+	for i := range s.Raises {
+		if s.Raises[i].Func == fn {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// raisesWhenEmpty: at n the state (or a member of its group) is known
+// empty or None. It returns the facts that rule the raise out.
+func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp facts.Path, self string) ([]facts.Fact, bool) {
+	members := append([]facts.Path{sp}, ck.opts.group(sp, self)...)
+	hit := false
+	for _, m := range members {
+		if r.Holds(n, facts.Fact{Kind: facts.Falsy, Path: m}) || r.Holds(n, facts.Fact{Kind: facts.IsNone, Path: m}) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return nil, false
+	}
+	var ex []facts.Fact
+	for _, m := range members {
+		ex = append(ex, facts.NonEmptyFact(m))
+	}
+	return ex, true
+}
+
+// emptyStateAsserts: `assert self.descs`, `assert len(descs) > 0`,
+// `assert self.plan is not None` (directly or through an alias).
+func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, self string, attrs []string) []emptyRaise {
+	def := ck.ix.Func(fn).Def
+	body := t.Field(def, syntax.FBody)
+	if body == syntax.NoNode {
+		return nil
+	}
+	var out []emptyRaise
+	end := t.SubtreeEnd(body)
+	for n := body; n < end; n++ {
+		switch t.Kind(n) {
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			n = t.SubtreeEnd(n) - 1
+			continue
+		case syntax.AssertStatement:
+		default:
+			continue
+		}
+		if !r.Reachable(n) {
+			continue
+		}
+		cond := t.NamedChild(n, 0)
+		p, ok := assertedNonEmpty(t, cond)
+		if !ok {
+			continue
+		}
+		states := func(a string) (state, bool) {
+			for _, x := range attrs {
+				if x == a {
+					return state{Attr: a}, true
+				}
+			}
+			return state{}, false
+		}
+		sp, _, ok := stateBehind(p, n, r, self, states)
+		if !ok {
+			continue
+		}
+		msg := ""
+		if m := t.NamedChild(n, 1); m != syntax.NoNode && t.Kind(m) == syntax.String {
+			msg = strings.Trim(t.Text(m), `"'`)
+		}
+		var ex []facts.Fact
+		for _, m := range append([]facts.Path{sp}, ck.opts.group(sp, self)...) {
+			ex = append(ex, facts.NonEmptyFact(m))
+		}
+		out = append(out, emptyRaise{
+			site:  sendpath.RaiseSite{Func: fn, Node: n, Exc: "AssertionError", Message: msg, Excluded: ex},
+			state: sp,
+		})
+	}
+	return out
+}
+
+// assertedNonEmpty: the path an assert condition requires to be non-empty
+// (or not None): `x`, `len(x)`, `len(x) > 0`, `len(x) != 0`, `x is not None`.
+func assertedNonEmpty(t *syntax.Tree, cond syntax.NodeID) (facts.Path, bool) {
+	cond = t.Unparen(cond)
+	if cond == syntax.NoNode {
+		return "", false
+	}
+	lenArg := func(n syntax.NodeID) syntax.NodeID {
+		n = t.Unparen(n)
+		if t.Kind(n) != syntax.Call || !t.TextIs(t.Field(n, syntax.FFunction), "len") {
+			return syntax.NoNode
+		}
+		return t.NamedChild(t.Field(n, syntax.FArguments), 0)
+	}
+	switch t.Kind(cond) {
+	case syntax.Identifier, syntax.Attribute, syntax.Subscript:
+		return facts.PathOf(t, cond)
+	case syntax.Call:
+		if a := lenArg(cond); a != syntax.NoNode {
+			return facts.PathOf(t, a)
+		}
+	case syntax.ComparisonOperator:
+		l, r := t.NamedChild(cond, 0), t.NamedChild(cond, 2)
+		var op syntax.Kind
+		for o := range t.FieldAll(cond, syntax.FOperators) {
+			op = t.Kind(o)
+		}
+		switch {
+		case op == syntax.OpIsNot && t.Kind(r) == syntax.None:
+			return facts.PathOf(t, l)
+		case (op == syntax.OpGt || op == syntax.OpNe) && t.TextIs(r, "0"):
+			if a := lenArg(l); a != syntax.NoNode {
+				return facts.PathOf(t, a)
+			}
+		case op == syntax.OpGe && t.TextIs(r, "1"):
+			if a := lenArg(l); a != syntax.NoNode {
+				return facts.PathOf(t, a)
+			}
+		}
+	}
+	return "", false
+}
+
+func (ck *checker) escapeMessage(er emptyRaise, e sendpath.Escape) string {
+	ix := ck.ix
+	entry := ix.Func(e.Entry.Func).Name
+	g := ix.Func(er.site.Func).Name
+	raise := er.site.Exc
+	if er.site.Message != "" {
+		raise = fmt.Sprintf("%s(%q)", er.site.Exc, er.site.Message)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s` calls into a send path where `%s` raises %s when `%s` is empty (no KV buffers registered on this rank); ",
+		entry, g, raise, er.state)
+	b.WriteString("nothing checks it before this call or catches the error for just this request, so ")
+	if e.Entry.Kind == sendpath.Thread || e.Entry.Kind == sendpath.Executor {
+		fmt.Fprintf(&b, "the %s ends the transfer thread `%s` and every request it serves", er.site.Exc, entry)
+	} else {
+		fmt.Fprintf(&b, "the %s leaves `%s` for its caller (the scheduler) instead of skipping the KV send", er.site.Exc, entry)
+	}
+	fmt.Fprintf(&b, ". Check `%s` here and skip the KV send", er.state)
+	if c, ok := ck.classOf(e.Entry.Func); ok {
+		if attr, ok := selfAttr(er.state, sendpath.SelfName(ix, er.site.Func)); ok {
+			if ex := ck.guardExample(c, attr, e.Entry.Func); ex != "" {
+				b.WriteString(ex)
+			}
+		}
+	}
+	fmt.Fprintf(&b, ", or fail only this request in an `except` (record %s)", RecordID)
+	return b.String()
+}
+
+// escapeRelated walks the chain from the entry's call to the raise.
+func (ck *checker) escapeRelated(er emptyRaise, e sendpath.Escape) []analyzer.Related {
+	ix := ck.ix
+	var out []analyzer.Related
+	for i, st := range e.Chain {
+		if i < 2 { // the entry and its own call (the finding itself)
+			continue
+		}
+		f := ck.paths.File(st.Site.File)
+		if f == nil {
+			continue
+		}
+		at := ix.Call(st.Site).At
+		out = append(out, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
+			Message: fmt.Sprintf("calls `%s`", ix.Func(st.Func).QualName)})
+	}
+	if f := ck.paths.File(er.site.Func.File); f != nil {
+		pos := f.Tree.Start(er.site.Node)
+		out = append(out, analyzer.Related{Path: f.Path, Line: pos.Line, Column: pos.Column,
+			Message: fmt.Sprintf("raises %s here when `%s` is empty", er.site.Exc, er.state)})
+	}
+	return out
+}

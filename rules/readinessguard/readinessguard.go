@@ -1,0 +1,306 @@
+// Package readinessguard is SGL001 kv-send-without-readiness-guard
+// (record 795554d942550d42): a send path uses a manager's registration
+// state (a list filled when local KV buffers are registered) without
+// checking that anything was registered.
+//
+// Part (a), an error, is reported at the use. Part (b), a warning, is
+// reported at an outermost entry's call into a path that checks the state
+// only by raising: see partb.go, written as a function over
+// sendpath.Escapes so that it can move to the records rule (SGL010).
+package readinessguard
+
+import (
+	_ "embed"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/sendpath"
+)
+
+//go:embed doc.md
+var doc string
+
+// RecordID is the error record the rule derives from.
+const RecordID = "795554d942550d42"
+
+// Rule SGL001.
+var Rule = &analyzer.Rule{
+	ID:       "SGL001",
+	Name:     "kv-send-without-readiness-guard",
+	Severity: analyzer.Error,
+	Title:    "KV send path uses registration state without checking it is non-empty",
+	Doc:      doc,
+	Record:   RecordID,
+	Options:  func() any { return DefaultOptions() },
+	Run:      run,
+}
+
+// Options configure SGL001 ([tool.sglint.rules.SGL001]).
+type Options struct {
+	// EntryPatterns are shell patterns on function names that start a
+	// send path (sendpath.DefaultPatterns by default).
+	EntryPatterns []string `toml:"entry-patterns"`
+	// Entries are more entry functions by qualified name or dotted tail.
+	Entries []string `toml:"entries"`
+	// Equivalent groups paths under self whose emptiness goes together: a
+	// check on one member counts for all.
+	Equivalent [][]string `toml:"equivalent"`
+}
+
+// DefaultOptions are the options when nothing is configured.
+func DefaultOptions() *Options {
+	return &Options{
+		EntryPatterns: slices.Clone(sendpath.DefaultPatterns),
+		Equivalent:    [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
+	}
+}
+
+// Validate rejects patterns path.Match cannot read and group members that
+// are not access paths under self.
+func (o *Options) Validate() error {
+	for _, p := range o.EntryPatterns {
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("entry-patterns: %q is not a valid pattern", p)
+		}
+	}
+	for _, g := range o.Equivalent {
+		if len(g) < 2 {
+			return fmt.Errorf("equivalent: a group needs at least two paths, got %q", g)
+		}
+		for _, m := range g {
+			if !validSelfPath(m) {
+				return fmt.Errorf("equivalent: %q is not an attribute path under self (like self.kv_args.kv_data_ptrs)", m)
+			}
+		}
+	}
+	return nil
+}
+
+func validSelfPath(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 || parts[0] != "self" {
+		return false
+	}
+	for _, p := range parts {
+		if !isIdent(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func (o *Options) sendConfig() sendpath.Config {
+	return sendpath.Config{Patterns: o.EntryPatterns, Entries: o.Entries}
+}
+
+// group returns the other members of statePath's equivalence groups, in
+// the function's names (self renamed).
+func (o *Options) group(statePath facts.Path, self string) []facts.Path {
+	canon, ok := statePath.Rebase(facts.Path(self), "self")
+	if !ok {
+		return nil
+	}
+	var out []facts.Path
+	for _, g := range o.Equivalent {
+		if !slices.Contains(g, string(canon)) {
+			continue
+		}
+		for _, m := range g {
+			if m != string(canon) {
+				p, _ := facts.Path(m).Rebase("self", facts.Path(self))
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func options(pass *analyzer.Pass) *Options {
+	if o, ok := pass.Options().(*Options); ok && o != nil {
+		return o
+	}
+	return DefaultOptions()
+}
+
+func run(pass *analyzer.Pass) error {
+	f := pass.File
+	proj := pass.Project
+	if proj == nil || proj.Index == nil || f.Model < 0 || f.Tree == nil {
+		return nil
+	}
+	opts := options(pass)
+	paths := sendpath.Of(pass, opts.sendConfig())
+	ck := newChecker(paths, opts)
+	for _, fn := range proj.Index.FuncsOf(f.Model) {
+		ck.checkUses(pass, fn)
+	}
+	for _, d := range partB(paths, opts) {
+		if d.Path == f.Path {
+			pass.Report(d)
+		}
+	}
+	return nil
+}
+
+// checker holds what a pass learns about classes while it checks them.
+type checker struct {
+	paths  *sendpath.Paths
+	ix     *pymodel.Index
+	opts   *Options
+	states map[classAttr]stateMemo
+}
+
+type classAttr struct {
+	c    pymodel.ClassRef
+	attr string
+}
+
+type stateMemo struct {
+	st state
+	ok bool
+}
+
+func newChecker(paths *sendpath.Paths, opts *Options) *checker {
+	return &checker{paths: paths, ix: paths.Index(), opts: opts, states: map[classAttr]stateMemo{}}
+}
+
+func (ck *checker) state(c pymodel.ClassRef, attr string) (state, bool) {
+	k := classAttr{c, attr}
+	if m, ok := ck.states[k]; ok {
+		return m.st, m.ok
+	}
+	st, ok := stateOf(ck.ix, c, attr)
+	ck.states[k] = stateMemo{st, ok}
+	return st, ok
+}
+
+// classOf is the class whose instance self denotes in fn.
+func (ck *checker) classOf(fn pymodel.FuncRef) (pymodel.ClassRef, bool) {
+	sc := ck.ix.Func(fn).SelfClass
+	if sc < 0 {
+		return pymodel.NoClass, false
+	}
+	return pymodel.ClassRef{File: fn.File, Class: sc}, true
+}
+
+// checkUses reports part (a) in fn: the first unguarded use of each
+// registration state.
+func (ck *checker) checkUses(pass *analyzer.Pass, fn pymodel.FuncRef) {
+	ix := ck.ix
+	if !ck.paths.OnPath(fn) || ix.Func(fn).Stub {
+		return
+	}
+	r := ck.paths.Facts(fn)
+	c, ok := ck.classOf(fn)
+	if r == nil || !ok {
+		return
+	}
+	self := sendpath.SelfName(ix, fn)
+	t := pass.File.Tree
+	states := func(attr string) (state, bool) { return ck.state(c, attr) }
+	reported := map[string]bool{}
+	for _, u := range findUses(t, ix.Func(fn).Def, r, self, states) {
+		if reported[u.State.Attr] || guarded(r, u, ck.opts.group(u.StatePath, self)) {
+			continue
+		}
+		reported[u.State.Attr] = true
+		related := ck.paths.ChainRelated(fn)
+		related = append(related, ck.stateRelated(u.State)...)
+		pass.ReportNode(u.Node, ck.useMessage(fn, c, u, self), related...)
+	}
+}
+
+// stateRelated points at where the state starts empty and is filled.
+func (ck *checker) stateRelated(st state) []analyzer.Related {
+	var out []analyzer.Related
+	add := func(u pymodel.UseRef, msg string) {
+		if u.File < 0 {
+			return
+		}
+		f := ck.paths.File(u.File)
+		if f == nil {
+			return
+		}
+		at := ck.ix.Use(u).At
+		out = append(out, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col), Message: msg})
+	}
+	start := "starts empty here"
+	if st.Kind == noneYet {
+		start = "starts as None here"
+	}
+	add(st.Init, fmt.Sprintf("`self.%s` %s", st.Attr, start))
+	add(st.Fill, fmt.Sprintf("`self.%s` is filled here (%s)", st.Attr, ck.funcOfUse(st.Fill)))
+	return out
+}
+
+func (ck *checker) funcOfUse(u pymodel.UseRef) string {
+	return ck.ix.Func(pymodel.FuncRef{File: u.File, Func: ck.ix.Use(u).Func}).QualName
+}
+
+func (ck *checker) useMessage(fn pymodel.FuncRef, c pymodel.ClassRef, u use, self string) string {
+	var b strings.Builder
+	name := "`" + string(u.StatePath) + "`"
+	if u.Path != u.StatePath {
+		name = fmt.Sprintf("`%s` (an alias of `%s`)", u.Path, u.StatePath)
+	}
+	filler := ck.funcOfUse(u.State.Fill)
+	if u.State.Kind == noneYet {
+		fmt.Fprintf(&b, "%s may be None here (it is set only by `%s`); ", name, filler)
+	} else {
+		fmt.Fprintf(&b, "%s may be empty here (nothing registered on this rank: it is filled by `%s`); ", name, filler)
+	}
+	b.WriteString(consequence(u))
+	b.WriteString(". Check it first and skip the KV send")
+	if g := ck.guardExample(c, u.State.Attr, fn); g != "" {
+		b.WriteString(g)
+	}
+	fmt.Fprintf(&b, " (record %s)", RecordID)
+	return b.String()
+}
+
+func consequence(u use) string {
+	if u.State.Kind == noneYet {
+		switch u.Kind {
+		case useIter:
+			return "iterating None raises TypeError in the send path"
+		case useUnpack:
+			return "unpacking None raises TypeError in the send path"
+		}
+		return "indexing None raises TypeError in the send path"
+	}
+	switch u.Kind {
+	case useIndex:
+		return "indexing it raises IndexError in the send path"
+	case useSlice:
+		return "slicing it gives zero layers, so the send moves no KV and still reports success"
+	case useIter:
+		return "the loop over it runs zero times, so the send moves no KV and still reports success"
+	case useUnpack:
+		return "unpacking it raises ValueError in the send path"
+	case useDiv:
+		return "dividing by its length raises ZeroDivisionError in the send path"
+	case useHalve:
+		return "its length divided down is zero layers, so the send moves no KV and still reports success"
+	case useReturn:
+		return "it is returned to the send path, which then loops over zero layers: the send moves no KV and still reports success"
+	}
+	return "the send path misbehaves"
+}

@@ -1,0 +1,124 @@
+package readinessguard
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/analysistest"
+)
+
+const fixtures = "../../testdata/rules/sgl001"
+
+func TestFixtures(t *testing.T) {
+	analysistest.Run(t, fixtures, Rule)
+}
+
+// runOn runs SGL001 on the fixture directory with opts (nil: defaults).
+func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
+	t.Helper()
+	var inputs []analyzer.Input
+	err := filepath.WalkDir(fixtures, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return err
+		}
+		rel, _ := filepath.Rel(fixtures, p)
+		inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: p, Report: true})
+		return nil
+	})
+	require.NoError(t, err)
+	sort.Slice(inputs, func(i, j int) bool { return inputs[i].Path < inputs[j].Path })
+	o := analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: fixtures}
+	if opts != nil {
+		o.RuleOptions = map[string]any{Rule.ID: opts}
+	}
+	res := analyzer.Run(inputs, o)
+	require.Empty(t, res.Problems)
+	return res.Diagnostics
+}
+
+func find(ds []analyzer.Diagnostic, path string, line int) *analyzer.Diagnostic {
+	for i := range ds {
+		if ds[i].Path == path && ds[i].Start.Line == line {
+			return &ds[i]
+		}
+	}
+	return nil
+}
+
+func TestSeveritiesAndRelated(t *testing.T) {
+	ds := runOn(t, nil)
+	// (a) is an error at the use, with the chain and the state's history.
+	a := find(ds, "record_shape.py", 33)
+	require.NotNil(t, a)
+	assert.Equal(t, analyzer.Error, a.Severity())
+	var rel []string
+	for _, r := range a.Related {
+		rel = append(rel, r.Message)
+	}
+	assert.Equal(t, []string{
+		"send entry `LayerDescriptorManager.add_transfer_request`",
+		"calls `LayerDescriptorManager.send_kvcache`",
+		"calls `LayerDescriptorManager._flat_layers`",
+		"`self.kv_mem_descs` starts empty here",
+		"`self.kv_mem_descs` is filled here (LayerDescriptorManager._register_buffers)",
+	}, rel)
+
+	// (b) is a warning at the entry's call, naming the exception and its
+	// message, with the chain to the raise.
+	b := find(ds, "record_shape.py", 46)
+	require.NotNil(t, b)
+	assert.Equal(t, analyzer.Warning, b.Severity())
+	assert.Contains(t, b.Message, `RuntimeError("KV memory descriptors are empty on prefill side")`)
+	assert.Contains(t, b.Message, "as `send_chunk` does")
+	require.Len(t, b.Related, 2)
+	assert.Equal(t, 39, b.Related[0].Line)
+	assert.Equal(t, 26, b.Related[1].Line)
+	w := find(ds, "worker_handlers.py", 53)
+	require.NotNil(t, w)
+	assert.Contains(t, w.Message, "ends the transfer thread `_pump`")
+}
+
+func TestEquivalenceGroupsAreConfigurable(t *testing.T) {
+	opts := DefaultOptions()
+	opts.Equivalent = nil
+	ds := runOn(t, opts)
+	assert.NotNil(t, find(ds, "equivalent.py", 16), "without the group the pointer check does not count")
+
+	opts.Equivalent = [][]string{{"self.kv_mem_descs", "self.kv_args.aux_data_ptrs"}}
+	ds = runOn(t, opts)
+	assert.Nil(t, find(ds, "equivalent.py", 26), "a configured group makes the aux check count")
+	assert.NotNil(t, find(ds, "equivalent.py", 16))
+}
+
+func TestEntryPatternsAreConfigurable(t *testing.T) {
+	opts := DefaultOptions()
+	opts.EntryPatterns = []string{}
+	ds := runOn(t, opts)
+	// Only thread targets remain: the worker's (b) finding.
+	require.Len(t, ds, 1)
+	assert.Equal(t, "worker_handlers.py", ds[0].Path)
+
+	opts.Entries = []string{"ShardSender.send_last_shard"}
+	ds = runOn(t, opts)
+	assert.NotNil(t, find(ds, "layerpkg/shard_sender.py", 8))
+}
+
+func TestValidate(t *testing.T) {
+	assert.NoError(t, DefaultOptions().Validate())
+	bad := []*Options{
+		{EntryPatterns: []string{"send_["}},
+		{Equivalent: [][]string{{"self.a"}}},
+		{Equivalent: [][]string{{"self.a", "kv_args.ptrs"}}},
+		{Equivalent: [][]string{{"self.a", "self.b[0]"}}},
+	}
+	for _, o := range bad {
+		assert.Error(t, o.Validate(), "%+v", o)
+	}
+}

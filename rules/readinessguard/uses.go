@@ -1,0 +1,206 @@
+package readinessguard
+
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// useKind is how a send path uses registration state.
+type useKind uint8
+
+const (
+	useIndex  useKind = iota + 1 // x[i]
+	useSlice                     // x[a:b]
+	useIter                      // for ... in x, comprehensions, enumerate/zip/reversed/sorted(x)
+	useUnpack                    // a, b = x
+	useDiv                       // n / len(x): divides by the length
+	useHalve                     // len(x) // k: a length divided down, zero when empty
+	useReturn                    // return x (the caller then indexes or loops over it)
+)
+
+// use is one use of registration state in a function.
+type use struct {
+	Node      syntax.NodeID // the expression naming the state (or its alias)
+	Path      facts.Path    // as written there
+	StatePath facts.Path    // self.<attr> in the function's names
+	State     state
+	Kind      useKind
+}
+
+// iterCalls wrap an iterable without changing what a loop over it does.
+var iterCalls = map[string]bool{"enumerate": true, "zip": true, "reversed": true, "sorted": true}
+
+// useContext classifies how expression n is used, 0 when it is not one of
+// the uses the rule is about.
+func useContext(t *syntax.Tree, n syntax.NodeID) useKind {
+	up := n
+	for t.Kind(t.Parent(up)) == syntax.ParenthesizedExpression {
+		up = t.Parent(up)
+	}
+	p := t.Parent(up)
+	if p == syntax.NoNode {
+		return 0
+	}
+	switch t.Kind(p) {
+	case syntax.Subscript:
+		if t.FieldOf(up) != syntax.FValue {
+			return 0
+		}
+		for k := range t.FieldAll(p, syntax.FSubscript) {
+			if t.Kind(k) == syntax.Slice {
+				return useSlice
+			}
+		}
+		return useIndex
+	case syntax.ForStatement, syntax.ForInClause:
+		if t.FieldOf(up) == syntax.FRight {
+			return useIter
+		}
+	case syntax.Assignment:
+		if t.FieldOf(up) == syntax.FRight {
+			switch t.Kind(t.Field(p, syntax.FLeft)) {
+			case syntax.PatternList, syntax.TuplePattern, syntax.ListPattern:
+				return useUnpack
+			}
+		}
+	case syntax.ReturnStatement:
+		return useReturn
+	case syntax.ExpressionList:
+		if t.Kind(t.Parent(p)) == syntax.ReturnStatement {
+			return useReturn
+		}
+	case syntax.ArgumentList:
+		call := t.Parent(p)
+		if t.Kind(call) != syntax.Call {
+			return 0
+		}
+		fn := t.Field(call, syntax.FFunction)
+		if t.Kind(fn) != syntax.Identifier {
+			return 0
+		}
+		name := t.Text(fn)
+		switch {
+		case iterCalls[name] && useContext(t, call) == useIter:
+			return useIter
+		case name == "len":
+			return divides(t, call)
+		}
+	}
+	return 0
+}
+
+// divides: useDiv when call is the right operand of /, // or %, useHalve
+// when it is the left one.
+func divides(t *syntax.Tree, call syntax.NodeID) useKind {
+	up := call
+	for t.Kind(t.Parent(up)) == syntax.ParenthesizedExpression {
+		up = t.Parent(up)
+	}
+	b := t.Parent(up)
+	if b == syntax.NoNode || t.Kind(b) != syntax.BinaryOperator {
+		return 0
+	}
+	switch t.Kind(t.Field(b, syntax.FOperator)) {
+	case syntax.OpSlash, syntax.OpFloorDiv, syntax.OpPercent:
+		if t.FieldOf(up) == syntax.FRight {
+			return useDiv
+		}
+		return useHalve
+	}
+	return 0
+}
+
+// findUses lists, in source order, the uses of registration state in the
+// function whose definition is def: through `self.<attr>` or a local
+// alias of it (the facts say which names alias it where). states says
+// whether an attribute of the function's self class is state.
+func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, states func(attr string) (state, bool)) []use {
+	body := t.Field(def, syntax.FBody)
+	if body == syntax.NoNode || self == "" {
+		return nil
+	}
+	var out []use
+	end := t.SubtreeEnd(body)
+	for n := body; n < end; n++ {
+		switch t.Kind(n) {
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			n = t.SubtreeEnd(n) - 1 // its own function
+			continue
+		case syntax.Identifier, syntax.Attribute:
+		default:
+			continue
+		}
+		k := useContext(t, n)
+		if k == 0 {
+			continue
+		}
+		p, ok := facts.PathOf(t, n)
+		if !ok {
+			continue
+		}
+		sp, st, ok := stateBehind(p, n, r, self, states)
+		if !ok || (k == useReturn || k == useDiv || k == useHalve) && st.Kind != emptyList {
+			continue
+		}
+		out = append(out, use{Node: n, Path: p, StatePath: sp, State: st, Kind: k})
+	}
+	return out
+}
+
+// stateBehind: the registration state path p names at n, directly
+// (`self.descs`) or as an alias holding there (`local = self.descs`).
+func stateBehind(p facts.Path, n syntax.NodeID, r *facts.Result, self string, states func(string) (state, bool)) (facts.Path, state, bool) {
+	if attr, ok := selfAttr(p, self); ok {
+		st, ok := states(attr)
+		return p, st, ok
+	}
+	if r == nil || strings.HasPrefix(string(p), self+".") {
+		return "", state{}, false
+	}
+	for _, f := range r.At(n) {
+		if f.Kind != facts.Alias {
+			continue
+		}
+		other := f.Other
+		if f.Path != p {
+			if f.Other != p {
+				continue
+			}
+			other = f.Path
+		}
+		if attr, ok := selfAttr(other, self); ok {
+			if st, ok := states(attr); ok {
+				return other, st, true
+			}
+		}
+	}
+	return "", state{}, false
+}
+
+// selfAttr: p is `<self>.<attr>` with a single attribute.
+func selfAttr(p facts.Path, self string) (string, bool) {
+	rest, ok := strings.CutPrefix(string(p), self+".")
+	if !ok || rest == "" || strings.ContainsAny(rest, ".[") {
+		return "", false
+	}
+	return rest, true
+}
+
+// guarded reports whether a check that the state is usable holds at the
+// use on every path: non-empty (which implies not None) for the path used,
+// the state, or a member of its equivalence group; for None-initialised
+// state, not None is enough.
+func guarded(r *facts.Result, u use, group []facts.Path) bool {
+	cands := append([]facts.Path{u.Path, u.StatePath}, group...)
+	for _, c := range cands {
+		if r.Holds(u.Node, facts.NonEmptyFact(c)) {
+			return true
+		}
+		if u.State.Kind == noneYet && r.Holds(u.Node, facts.NotNoneFact(c)) {
+			return true
+		}
+	}
+	return false
+}

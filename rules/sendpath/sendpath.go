@@ -1,0 +1,344 @@
+// Package sendpath finds the KV send paths of a project: the functions
+// that start a transfer (entries) and everything they reach through the
+// project call graph, with a shortest call chain to each,.
+// It is shared by the rules about send paths (SGL001, SGL003, SGL004,
+// SGL010) so that they agree on what a send path is.
+//
+// Entries are:
+//   - functions and methods whose name matches a pattern (default
+//     DefaultPatterns: send_*, _send_*, transfer_worker,
+//     add_transfer_request);
+//   - thread and executor targets (pymodel.Index.Entries);
+//   - functions named in Config.Entries.
+//
+// Stub bodies (docstring, pass, ..., raise NotImplementedError) and
+// abstract methods are never entries: they run no code.
+//
+// Outermost entries. A name-matched entry reached from another entry
+// (mooncake's send_kvcache from transfer_worker, say) is analysed in that
+// entry's context: its entry facts come from its callers on send paths,
+// and findings that belong to an entry ("this entry lets the error
+// escape") are reported only at outermost entries. An entry is outermost
+// when no other entry reaches it unless it reaches that entry back
+// (mutually recursive entries are both outermost). Thread and executor
+// targets are always outermost: they start with no caller's context.
+//
+// Known limits: callers that are not on a send path do not count (a
+// name-matched entry also called from, say, a scheduler loop is analysed
+// only in its send-path callers' context); reachability follows the
+// static call graph of pymodel, so calls through attributes of unknown
+// type, getattr or callbacks other than lambdas are not followed.
+package sendpath
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/pymodel"
+)
+
+// DefaultPatterns are the entry name patterns when Config.Patterns is nil.
+var DefaultPatterns = []string{"send_*", "_send_*", "transfer_worker", "add_transfer_request"}
+
+// Config says which functions are entries. Rules embed its fields in
+// their options (toml `entry-patterns`, `entries`).
+type Config struct {
+	// Patterns are shell patterns (path.Match syntax) on a function's own
+	// name; nil means DefaultPatterns, an empty slice none.
+	Patterns []string
+	// Entries are functions to treat as entries, by qualified name or any
+	// dotted tail of it ("MoriKVManager.send_kvcache" names
+	// "sglang.srt.disaggregation.mori.conn.MoriKVManager.send_kvcache").
+	Entries []string
+	// WaitCalls are passed to facts.Options.WaitCalls (nil: its defaults).
+	WaitCalls []string
+}
+
+func (c Config) patterns() []string {
+	if c.Patterns == nil {
+		return DefaultPatterns
+	}
+	return c.Patterns
+}
+
+// key is the memo key of a configuration in Project.Shared.
+type key struct {
+	patterns, entries, waits string
+	defaultWaits             bool
+}
+
+func (c Config) key() key {
+	return key{strings.Join(c.patterns(), "\x00"), strings.Join(c.Entries, "\x00"),
+		strings.Join(c.WaitCalls, "\x00"), c.WaitCalls == nil}
+}
+
+// Kind says why a function is an entry.
+type Kind uint8
+
+const (
+	NameMatch  Kind = iota + 1 // its name matches an entry pattern
+	Thread                     // a threading.Thread/Timer/Process target
+	Executor                   // submitted to an executor
+	Configured                 // named in Config.Entries
+)
+
+func (k Kind) String() string {
+	switch k {
+	case NameMatch:
+		return "send entry"
+	case Thread:
+		return "thread target"
+	case Executor:
+		return "executor task"
+	case Configured:
+		return "configured entry"
+	}
+	return "entry"
+}
+
+// Entry is one entry function.
+type Entry struct {
+	Func pymodel.FuncRef
+	Kind Kind
+	// Site is the Thread(...) or submit(...) call of Thread and Executor
+	// entries; its File is -1 for the others.
+	Site pymodel.CallSite
+	// Outermost: no other entry reaches it (see the package comment).
+	Outermost bool
+}
+
+// Paths is the send-path view of one project. It is immutable once built
+// and safe for concurrent reads.
+type Paths struct {
+	Project *analyzer.Project
+	ix      *pymodel.Index
+	entries []Entry
+	entryOf map[pymodel.FuncRef]int // index into entries
+	reach   *pymodel.Reach          // from the outermost entries
+	files   []*analyzer.File        // by index file number
+	fs      *factsState             // see facts.go
+}
+
+// Of returns the send paths of pass's project under cfg, computed once per
+// project and configuration however many files ask.
+func Of(pass *analyzer.Pass, cfg Config) *Paths {
+	return OfProject(pass.Project, cfg)
+}
+
+// OfProject is Of for a project in hand.
+func OfProject(proj *analyzer.Project, cfg Config) *Paths {
+	v := proj.Shared(cfg.key(), func() any { return build(proj, cfg) })
+	return v.(*Paths)
+}
+
+func build(proj *analyzer.Project, cfg Config) *Paths {
+	p := &Paths{Project: proj, ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}
+	ix := p.ix
+	if ix == nil {
+		ix = pymodel.NewIndex(nil)
+		p.ix = ix
+	}
+	p.files = make([]*analyzer.File, len(ix.Files))
+	for _, f := range proj.Files {
+		if f.Model >= 0 && int(f.Model) < len(p.files) {
+			p.files[f.Model] = f
+		}
+	}
+	add := func(e Entry) {
+		if !runs(ix, e.Func) {
+			return
+		}
+		if i, ok := p.entryOf[e.Func]; ok {
+			// Thread/executor outranks the name: it decides outermost.
+			if e.Kind == Thread || e.Kind == Executor {
+				p.entries[i].Kind, p.entries[i].Site = e.Kind, e.Site
+			}
+			return
+		}
+		p.entryOf[e.Func] = len(p.entries)
+		p.entries = append(p.entries, e)
+	}
+	noSite := pymodel.CallSite{File: -1, Call: -1}
+	for _, e := range ix.Entries() {
+		k := Thread
+		if e.Kind == pymodel.EntryExecutor {
+			k = Executor
+		}
+		add(Entry{Func: e.Func, Kind: k, Site: e.Site})
+	}
+	pats := cfg.patterns()
+	for fi := range ix.Files {
+		for _, fn := range ix.FuncsOf(int32(fi)) {
+			f := ix.Func(fn)
+			if f.Kind == pymodel.Lambda {
+				continue
+			}
+			if matchAny(pats, f.Name) {
+				add(Entry{Func: fn, Kind: NameMatch, Site: noSite})
+			} else if namedIn(cfg.Entries, ix.FuncName(fn)) {
+				add(Entry{Func: fn, Kind: Configured, Site: noSite})
+			}
+		}
+	}
+	p.markOutermost()
+	var starts []pymodel.Start
+	for _, e := range p.entries {
+		if e.Outermost {
+			starts = append(starts, p.startsOf(e.Func)...)
+		}
+	}
+	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
+	p.computeFacts(cfg.WaitCalls)
+	return p
+}
+
+// runs reports a function with a body that does something.
+func runs(ix *pymodel.Index, fn pymodel.FuncRef) bool {
+	f := ix.Func(fn)
+	return !f.Stub && !f.Abstract
+}
+
+func matchAny(pats []string, name string) bool {
+	for _, p := range pats {
+		if ok, err := path.Match(p, name); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// namedIn reports whether qual is one of names or ends with ".name".
+func namedIn(names []string, qual string) bool {
+	for _, n := range names {
+		if n != "" && (qual == n || strings.HasSuffix(qual, "."+n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsOf is where a search from entry fn begins: its own class and every
+// project subclass that inherits it unchanged, so that self-calls resolve
+// as they do on real instances of those classes.
+func (p *Paths) startsOf(fn pymodel.FuncRef) []pymodel.Start {
+	ix := p.ix
+	out := []pymodel.Start{{Func: fn, Self: pymodel.NoClass}}
+	own := ix.Func(fn).SelfClass
+	if own < 0 || ix.Func(fn).Kind == pymodel.Lambda {
+		return out
+	}
+	name := ix.Func(fn).Name
+	seen := map[pymodel.ClassRef]bool{}
+	queue := []pymodel.ClassRef{{File: fn.File, Class: own}}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, sub := range ix.Subclasses(c) {
+			if seen[sub] || ix.LookupMethod(sub, name).Func != fn {
+				continue // an override starts its own entry
+			}
+			seen[sub] = true
+			out = append(out, pymodel.Start{Func: fn, Self: sub})
+			queue = append(queue, sub)
+		}
+	}
+	return out
+}
+
+// markOutermost decides Entry.Outermost: thread and executor targets
+// always; other entries unless another entry reaches them and is not
+// reached back.
+func (p *Paths) markOutermost() {
+	n := len(p.entries)
+	reaches := make([][]bool, n) // reaches[i][j]: entry i reaches entry j
+	for i, e := range p.entries {
+		reaches[i] = make([]bool, n)
+		r := p.ix.Reachable(p.startsOf(e.Func), pymodel.ReachOptions{})
+		for j, o := range p.entries {
+			if j != i && r.Reached(o.Func) {
+				reaches[i][j] = true
+			}
+		}
+	}
+	for j := range p.entries {
+		e := &p.entries[j]
+		if e.Kind == Thread || e.Kind == Executor {
+			e.Outermost = true
+			continue
+		}
+		e.Outermost = true
+		for i := range p.entries {
+			if reaches[i][j] && !reaches[j][i] {
+				e.Outermost = false
+				break
+			}
+		}
+	}
+}
+
+// Entries lists every entry, thread and executor targets first (in file
+// and call order), then name-matched and configured ones in file and
+// definition order.
+func (p *Paths) Entries() []Entry { return p.entries }
+
+// Outermost lists the outermost entries, in Entries order.
+func (p *Paths) Outermost() []Entry {
+	var out []Entry
+	for _, e := range p.entries {
+		if e.Outermost {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// EntryOf returns the entry fn is, if it is one.
+func (p *Paths) EntryOf(fn pymodel.FuncRef) (Entry, bool) {
+	if i, ok := p.entryOf[fn]; ok {
+		return p.entries[i], true
+	}
+	return Entry{}, false
+}
+
+// OnPath reports whether fn runs on a send path: it is an outermost entry
+// or reached from one.
+func (p *Paths) OnPath(fn pymodel.FuncRef) bool { return p.reach.Reached(fn) }
+
+// Funcs lists the functions on send paths, breadth first from the
+// outermost entries.
+func (p *Paths) Funcs() []pymodel.FuncRef { return p.reach.Funcs() }
+
+// Chain returns a shortest call chain from an outermost entry to fn (the
+// entry first, with Site.File -1), nil when fn is not on a send path.
+func (p *Paths) Chain(fn pymodel.FuncRef) []pymodel.Step { return p.reach.Chain(fn) }
+
+// SendCallers returns the call sites into fn made by functions on send
+// paths (virtual ones included), in index order. An outermost entry's
+// callers are not part of its send paths: it has none here.
+func (p *Paths) SendCallers(fn pymodel.FuncRef) []pymodel.CallSite {
+	if e, ok := p.EntryOf(fn); ok && e.Outermost {
+		return nil
+	}
+	var out []pymodel.CallSite
+	for _, site := range p.ix.Callers(fn) {
+		caller := pymodel.FuncRef{File: site.File, Func: p.ix.Call(site).Func}
+		if caller.Func >= 0 && p.OnPath(caller) && !slices.Contains(out, site) {
+			out = append(out, site)
+		}
+	}
+	return out
+}
+
+// File returns the loaded file of index file number fi (nil if the index
+// holds a file the project did not load).
+func (p *Paths) File(fi int32) *analyzer.File {
+	if fi < 0 || int(fi) >= len(p.files) {
+		return nil
+	}
+	return p.files[fi]
+}
+
+// Index is the project model the paths were computed on.
+func (p *Paths) Index() *pymodel.Index { return p.ix }
