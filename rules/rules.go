@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/peerpublish"
 	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
@@ -14,6 +15,7 @@ import (
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	peerpublish.Rule,
 	readinessguard.Rule,
 	unusednoqa.Rule,
 }
