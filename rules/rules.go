@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/peerlookup"
 	"github.com/sglint/sglint/rules/peerpublish"
 	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/syntaxerror"
@@ -16,6 +17,7 @@ import (
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
 	peerpublish.Rule,
+	peerlookup.Rule,
 	readinessguard.Rule,
 	unusednoqa.Rule,
 }
