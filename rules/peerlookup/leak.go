@@ -44,17 +44,22 @@ func leakOf(paths *sendpath.Paths, fn pymodel.FuncRef, sub syntax.NodeID, table,
 	return nil
 }
 
-// direct judges a subscript in an outermost entry itself: its handlers in
-// the entry, and for a send entry its project callers' handlers.
+// direct judges a subscript in an outermost entry itself: the entry's own
+// handlers and, for a send entry, its project callers' (sendpath.Handled).
 func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
-	f := paths.File(e.Func.File)
-	if f == nil || f.Tree == nil {
+	if paths.Handled(e.Func, sub, "KeyError") {
 		return nil
 	}
-	t := f.Tree
+	if e.Kind != sendpath.Thread && e.Kind != sendpath.Executor && paths.CallersHandle(e.Func, "KeyError") {
+		return nil
+	}
 	l := &leak{entry: e}
-	thread := e.Kind == sendpath.Thread
-	for _, h := range cfg.Handlers(t, sub, "KeyError") {
+	f := paths.File(e.Func.File)
+	if f == nil || f.Tree == nil {
+		return l
+	}
+	// Say which handler lets it through, for the message.
+	for _, h := range cfg.Handlers(f.Tree, sub, "KeyError") {
 		if h.RaisesAlways {
 			if l.reraise == nil {
 				r := analyzer.RelatedAt(f, h.Clause, "this handler raises again")
@@ -62,45 +67,13 @@ func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
 			}
 			continue
 		}
-		if thread && !insideLoop(t, h.Try, paths.Index().Func(e.Func).Def) {
-			// The thread's function returns after the handler: the thread
-			// ends all the same.
-			r := analyzer.RelatedAt(f, h.Clause, "this handler runs only after the request loop is left")
-			l.outsideLoop = &r
-			break
-		}
-		return nil
-	}
-	if !thread && e.Kind != sendpath.Executor && callersCatch(paths, e.Func) {
-		return nil
+		// Not Handled, yet it does not always raise: a thread's handler
+		// outside its request loop.
+		r := analyzer.RelatedAt(f, h.Clause, "this handler runs only after the request loop is left")
+		l.outsideLoop = &r
+		break
 	}
 	return l
-}
-
-// callersCatch: fn has project callers and each makes the call inside a
-// handler of KeyError that does not always raise again.
-func callersCatch(paths *sendpath.Paths, fn pymodel.FuncRef) bool {
-	ix := paths.Index()
-	sites := ix.Callers(fn)
-	if len(sites) == 0 {
-		return false
-	}
-	for _, s := range sites {
-		f := paths.File(s.File)
-		if f == nil || !caught(f.Tree, ix.Call(s).At.Node) {
-			return false
-		}
-	}
-	return true
-}
-
-func caught(t *syntax.Tree, n syntax.NodeID) bool {
-	for _, c := range cfg.Handlers(t, n, "KeyError") {
-		if !c.RaisesAlways {
-			return true
-		}
-	}
-	return false
 }
 
 // reraiseOn finds, for the message, the innermost handler that catches
@@ -132,24 +105,4 @@ func reraiseOn(paths *sendpath.Paths, chain []pymodel.Step, fn pymodel.FuncRef, 
 		}
 	}
 	return nil
-}
-
-// insideLoop reports whether the try statement lies in the body of a loop
-// of the function def (not of a nested scope).
-func insideLoop(t *syntax.Tree, try, def syntax.NodeID) bool {
-	for m := try; m != def && m != syntax.NoNode; m = t.Parent(m) {
-		p := t.Parent(m)
-		if p == syntax.NoNode {
-			return false
-		}
-		switch t.Kind(p) {
-		case syntax.WhileStatement, syntax.ForStatement:
-			if t.FieldOf(m) == syntax.FBody {
-				return true
-			}
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			return false
-		}
-	}
-	return false
 }
