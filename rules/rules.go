@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/memkind"
 	"github.com/sglint/sglint/rules/peerlookup"
 	"github.com/sglint/sglint/rules/peerpublish"
 	"github.com/sglint/sglint/rules/readinessguard"
@@ -19,6 +20,7 @@ var all = []*analyzer.Rule{
 	peerpublish.Rule,
 	peerlookup.Rule,
 	readinessguard.Rule,
+	memkind.Rule,
 	unusednoqa.Rule,
 }
 

@@ -66,6 +66,8 @@ type Index struct {
 	// edges), callees before callers, and each function's component.
 	sccs  [][]FuncRef
 	sccOf [][]int32
+
+	byAttr attrNames // see AttrDeclarers
 }
 
 // fileData is what the index derives per file.

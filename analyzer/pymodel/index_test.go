@@ -54,6 +54,10 @@ func TestModuleName(t *testing.T) {
 		{"", "my-project/pkg/mod.py", "pkg.mod", false}, // not an identifier: dropped
 		{"", "mod.pyi", "mod", false},
 		{"/r", "/elsewhere/pkg/m.py", "elsewhere.pkg.m", false},
+		// A relative root (analysistest passes the fixture directory) and
+		// a path relative to the working directory.
+		{"testdata/proj", "testdata/proj/mod.py", "mod", false},
+		{"testdata/proj", "./testdata/proj/pkg/__init__.py", "pkg", true},
 	}
 	for _, tc := range tests {
 		got, pkg := ModuleName(tc.root, tc.path)

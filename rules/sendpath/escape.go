@@ -119,15 +119,13 @@ func (p *Paths) excludedOnChain(chain []pymodel.Step, excluded []facts.Fact) boo
 	for i := len(chain) - 1; i >= 0 && len(fs) > 0; i-- {
 		st := chain[i]
 		callerFn := pymodel.FuncRef{File: st.Site.File, Func: p.ix.Call(st.Site).Func}
-		var bs []binding
 		for _, cal := range p.ix.Callees(st.Site) {
 			if cal.Func == st.Func {
-				bs = p.bindings(st.Site, cal)
+				fs = p.flow.ToCaller(st.Site, cal, fs)
 				break
 			}
 		}
-		fs = translate(fs, bs, func(b binding) (src, dst facts.Path, strict bool) { return b.callee, b.caller, false })
-		r := p.fs.results[callerFn]
+		r := p.guards.Result(callerFn)
 		if r == nil {
 			continue
 		}
