@@ -8,6 +8,8 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/rules/memkind"
+	"github.com/sglint/sglint/rules/peerlookup"
+	"github.com/sglint/sglint/rules/peerpublish"
 	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/recordraise"
 	"github.com/sglint/sglint/rules/syntaxerror"
@@ -16,6 +18,8 @@ import (
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	peerpublish.Rule,
+	peerlookup.Rule,
 	readinessguard.Rule,
 	memkind.Rule,
 	recordraise.Rule,

@@ -21,7 +21,11 @@ func (r *Result) Graph() *cfg.Graph { return r.a.g }
 // is not evaluated by the graph or cannot be reached (see Reachable).
 func (r *Result) At(n syntax.NodeID) []Fact {
 	s, ok := r.stateAt(n)
-	if !ok || s == nil {
+	if !ok {
+		return nil
+	}
+	s = r.a.withLocal(s, n, r.a.g.Locate(n)[0].Node)
+	if s == nil {
 		return nil
 	}
 	return r.a.export(s)
@@ -40,7 +44,38 @@ func (r *Result) Holds(n syntax.NodeID, f Fact) bool {
 	if !reachable {
 		return true
 	}
-	return known && s != nil && has(s, id)
+	if !known {
+		return false
+	}
+	s = r.a.withLocal(s, n, sites[0].Node)
+	return s != nil && has(s, id)
+}
+
+// withLocal adds to state s (nil: nothing known) the local facts (see
+// localGuards) of n and its ancestors up to top, the node the graph
+// evaluates, with what the rules derive from them. s is not modified.
+func (a *analysis) withLocal(s []uint64, n, top syntax.NodeID) []uint64 {
+	if len(a.local) == 0 {
+		return s
+	}
+	var sc *scratch
+	for m := n; m != syntax.NoNode; m = a.t.Parent(m) {
+		for _, id := range a.local[m] {
+			if sc == nil {
+				sc = &scratch{}
+				if s == nil {
+					s = make([]uint64, a.w)
+				} else {
+					s = slices.Clone(s)
+				}
+			}
+			a.gen(s, id, sc)
+		}
+		if m == top {
+			break
+		}
+	}
+	return s
 }
 
 // HoldsOnEdge reports whether f holds on every path just after control

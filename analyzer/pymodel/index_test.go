@@ -394,3 +394,63 @@ func TestCallResolution(t *testing.T) {
 	}
 	assert.Equal(t, []string{"1 pkg.mori.conn.MoriKVManager.worker self=pkg.mori.conn.MoriKVManager"}, entries)
 }
+
+func TestMethodsNamed(t *testing.T) {
+	ix := project(t, map[string]string{
+		"a.py": `
+class A:
+    def finalize(self): self.ready = True
+    @staticmethod
+    def helper(): pass
+    @property
+    def size(self): return 1
+def finalize(): pass
+`,
+		"b.py": `
+class B:
+    def finalize(self): pass
+    def other(self): pass
+`,
+	})
+	names := func(refs []FuncRef) []string {
+		var out []string
+		for _, r := range refs {
+			out = append(out, ix.FuncName(r))
+		}
+		return out
+	}
+	// Instance methods only: not the module function, the static method or
+	// the property.
+	assert.Equal(t, []string{"a.A.finalize", "b.B.finalize"}, names(ix.MethodsNamed("finalize")))
+	assert.Empty(t, ix.MethodsNamed("helper"))
+	assert.Empty(t, ix.MethodsNamed("size"))
+	assert.Empty(t, ix.MethodsNamed("missing"))
+}
+
+func TestSelfOf(t *testing.T) {
+	ix := project(t, map[string]string{"m.py": `
+class C:
+    def m(this):
+        def inner():
+            return this.x
+        return inner
+    @staticmethod
+    def s(x): pass
+def f(self): pass
+`})
+	c := mustClass(t, ix, "m.C")
+	name, cls := ix.SelfOf(mustFunc(t, ix, "m.C.m"))
+	assert.Equal(t, "this", name)
+	assert.Equal(t, c, cls)
+	name, cls = ix.SelfOf(mustFunc(t, ix, "m.C.m.inner"))
+	assert.Equal(t, "this", name, "a closure shares its method's self")
+	assert.Equal(t, c, cls)
+	for _, q := range []string{"m.C.s", "m.f"} {
+		name, cls = ix.SelfOf(mustFunc(t, ix, q))
+		assert.Equal(t, "", name, q)
+		assert.Equal(t, NoClass, cls, q)
+	}
+	name, cls = ix.SelfOf(NoFunc)
+	assert.Equal(t, "", name)
+	assert.Equal(t, NoClass, cls)
+}

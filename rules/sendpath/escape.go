@@ -83,8 +83,7 @@ func (p *Paths) Escapes(r RaiseSite) []Escape {
 	if !p.OnPath(r.Func) {
 		return nil
 	}
-	g := p.File(r.Func.File)
-	if g == nil || caught(g.Tree, r.Node, r.Exc) {
+	if p.File(r.Func.File) == nil || p.Handled(r.Func, r.Node, r.Exc) {
 		return nil
 	}
 	type found struct {
@@ -105,7 +104,7 @@ func (p *Paths) Escapes(r RaiseSite) []Escape {
 		if !seen[call] && p.chainEscapes(r, chain) {
 			seen[call] = true
 			esc := Escape{Entry: e, Call: call, Chain: p.steps(e, chain, r.Func),
-				CallerHandles: e.Kind != Thread && e.Kind != Executor && p.callersCatch(e.Func, r.Exc)}
+				CallerHandles: e.Kind != Thread && e.Kind != Executor && p.CallersHandle(e.Func, r.Exc)}
 			out = append(out, found{esc, [2]int{p.entryOf[e.Func], int(call.Call)}})
 		}
 		return chains < maxChains
@@ -176,7 +175,7 @@ func (p *Paths) chainEscapes(r RaiseSite, chain []pymodel.CallSite) bool {
 			return false
 		}
 		at := res.At(node)
-		if Contradictory(at) || caught(f.Tree, node, r.Exc) {
+		if Contradictory(at) || p.Handled(caller, node, r.Exc) {
 			return false
 		}
 		next := r.Func
@@ -294,29 +293,61 @@ func opposite(a, b facts.Fact) bool {
 	return false
 }
 
-// callersCatch: fn has project callers and each makes the call inside a
-// handler of exc that does not always re-raise.
-func (p *Paths) callersCatch(fn pymodel.FuncRef, exc string) bool {
+// CallersHandle reports whether fn has project callers and each makes the
+// call where it handles exc (see Handled): code outside the send paths,
+// such as a scheduler, that deals with the failure of one call.
+func (p *Paths) CallersHandle(fn pymodel.FuncRef, exc string) bool {
 	sites := p.ix.Callers(fn)
 	if len(sites) == 0 {
 		return false
 	}
 	for _, s := range sites {
-		f := p.File(s.File)
-		if f == nil || !caught(f.Tree, p.ix.Call(s).At.Node, exc) {
+		call := p.ix.Call(s)
+		if !p.Handled(pymodel.FuncRef{File: s.File, Func: call.Func}, call.At.Node, exc) {
 			return false
 		}
 	}
 	return true
 }
 
-// caught: n is in a try body whose handling of exc ends, on some path,
-// without raising (innermost first; a handler that always raises passes
-// the failure on to the next).
-func caught(t *syntax.Tree, n syntax.NodeID, exc string) bool {
-	for _, c := range cfg.Handlers(t, n, exc) {
-		if !c.RaisesAlways {
-			return true
+// Handled reports whether a failure of class exc raised while node n of
+// function fn is evaluated is handled there: n lies in a try body whose
+// first clause catching exc ends, on some path, without raising (a clause
+// that always raises passes the failure on to the next enclosing one).
+// In a thread target the try must also sit inside a loop of the target:
+// a handler around the whole request loop runs only once the loop is
+// left, and the thread then returns, which ends it for every request.
+func (p *Paths) Handled(fn pymodel.FuncRef, n syntax.NodeID, exc string) bool {
+	f := p.File(fn.File)
+	if f == nil || f.Tree == nil {
+		return false
+	}
+	e, isEntry := p.EntryOf(fn)
+	thread := isEntry && e.Kind == Thread && fn.Func >= 0
+	for _, c := range cfg.Handlers(f.Tree, n, exc) {
+		if c.RaisesAlways {
+			continue
+		}
+		return !thread || insideLoop(f.Tree, c.Try, p.ix.Func(fn).Def)
+	}
+	return false
+}
+
+// insideLoop reports whether node n lies in the body of a while or for
+// loop of the function def (not of a nested scope).
+func insideLoop(t *syntax.Tree, n, def syntax.NodeID) bool {
+	for m := n; m != def && m != syntax.NoNode; m = t.Parent(m) {
+		p := t.Parent(m)
+		if p == syntax.NoNode {
+			return false
+		}
+		switch t.Kind(p) {
+		case syntax.WhileStatement, syntax.ForStatement:
+			if t.FieldOf(m) == syntax.FBody {
+				return true
+			}
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			return false
 		}
 	}
 	return false

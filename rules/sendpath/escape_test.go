@@ -186,3 +186,70 @@ func TestEscapesAlongChains(t *testing.T) {
 	direct.Direct = true
 	assert.Equal(t, []string{"M.send_direct:0:1"}, entries(direct))
 }
+
+// A thread target handles a failure only inside its request loop: a
+// handler around the whole loop runs after the loop is left, and the
+// thread returns.
+func TestHandledInThreads(t *testing.T) {
+	proj := load(t, map[string]string{"pkg/w.py": `
+import threading
+
+class Worker:
+    def __init__(self, jobs):
+        self.jobs = jobs
+        threading.Thread(target=self._per_request, daemon=True).start()
+        threading.Thread(target=self._around_loop, daemon=True).start()
+
+    def _step(self, job):
+        raise RuntimeError("boom")
+
+    def _per_request(self):
+        while True:
+            job = self.jobs.get()
+            try:
+                self._step(job)
+            except RuntimeError:
+                job.fail()
+
+    def _around_loop(self):
+        try:
+            while True:
+                self._step(self.jobs.get())
+        except RuntimeError:
+            pass
+
+    def helper(self, job):
+        try:
+            self._step(job)
+        except RuntimeError:
+            return None
+`})
+	p := OfProject(proj, Config{})
+	ix := p.Index()
+	handled := map[string]bool{}
+	for _, name := range []string{"_per_request", "_around_loop", "helper"} {
+		fn, ok := ix.FuncByName("pkg.w.Worker." + name)
+		require.True(t, ok)
+		for _, site := range ix.CallsIn(fn) {
+			if c := ix.Call(site); c.Name == "_step" {
+				handled[name] = p.Handled(fn, c.At.Node, "RuntimeError")
+			}
+		}
+	}
+	assert.Equal(t, map[string]bool{"_per_request": true, "_around_loop": false, "helper": true}, handled,
+		"only threads need the loop; any other function handles it where it catches it")
+
+	step, ok := ix.FuncByName("pkg.w.Worker._step")
+	require.True(t, ok)
+	var raise pymodel.Raise
+	for _, r := range ix.Summary(step.File).Raises {
+		if r.Func == step.Func {
+			raise = r
+		}
+	}
+	var got []string
+	for _, e := range p.Escapes(RaiseSite{Func: step, Node: raise.At.Node, Exc: "RuntimeError"}) {
+		got = append(got, p.ShortName(e.Entry.Func))
+	}
+	assert.Equal(t, []string{"Worker._around_loop"}, got)
+}
