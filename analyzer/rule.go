@@ -43,6 +43,9 @@ type Rule struct {
 	// depend only on the file's content and the rule's options, which lets
 	// the cache keep them when other files change.
 	Local bool
+	// RelatedIsChain: the findings' related locations walk a call chain
+	// (entry first); SARIF shows them as a codeFlow.
+	RelatedIsChain bool
 	// Requires lists shared analyses the rule reads through Pass.ResultOf.
 	Requires []*Analysis
 	// Options, when set, returns a new pointer to the rule's options struct

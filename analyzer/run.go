@@ -139,6 +139,7 @@ func Run(inputs []Input, opts Options) *Result {
 		// scratch is the last dropped tree, whose memory the next parse
 		// reuses: nothing refers to a tree once its file is done in phase 1.
 		var scratch *syntax.Tree
+		var packBuf []byte
 		for i := range next {
 			func() {
 				defer recoverInto(&problems[i], inputs[i].Path)
@@ -164,8 +165,10 @@ func Run(inputs []Input, opts Options) *Result {
 					ws.noqa += time.Since(t0)
 				}
 				if !opts.KeepTrees {
-					scratch = f.tree.Load()
-					f.dropTree()
+					t, t0 := f.tree.Load(), time.Now()
+					packBuf = f.packTree(packBuf)
+					ws.pack += time.Since(t0)
+					scratch = t
 				}
 			}()
 		}
@@ -190,7 +193,7 @@ func Run(inputs []Input, opts Options) *Result {
 	stats.IndexWall = time.Since(start)
 
 	start = time.Now()
-	reparsed, reparseBusy := trees.reparse.Load(), trees.busy.Load()
+	reparsed, unpacked, rebuildBusy := trees.reparse.Load(), trees.unpacked.Load(), trees.busy.Load()
 	checked := 0
 	for _, f := range files {
 		if f != nil && f.Report {
@@ -210,7 +213,8 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	stats.CheckWall = time.Since(start)
 	stats.Reparsed = int(trees.reparse.Load() - reparsed)
-	stats.Reparse = time.Duration(trees.busy.Load() - reparseBusy)
+	stats.Unpacked = int(trees.unpacked.Load() - unpacked)
+	stats.Rebuild = time.Duration(trees.busy.Load() - rebuildBusy)
 
 	// Phase 3, sequential: a rule may report in another file than the one it
 	// checks, so suppressions and line texts are looked up by path.

@@ -24,6 +24,7 @@ type Stats struct {
 	Flatten   time.Duration // copying trees into Go memory (busy)
 	Summarize time.Duration // project-model summaries (busy)
 	Records   time.Duration // finding the records' raise sites (busy)
+	Pack      time.Duration // packing the trees dropped after loading (busy)
 	// Linking the summaries into the project index.
 	IndexWall time.Duration
 	// File-local rules and suppression comments run in phase 1 too.
@@ -31,8 +32,9 @@ type Stats struct {
 	Noqa  time.Duration            // reading suppression comments (busy)
 	// Phase 2, per file: the rules that need the project.
 	CheckWall time.Duration
-	Reparsed  int           // trees parsed again for rules (see Options.KeepTrees)
-	Reparse   time.Duration // time spent parsing them (busy, part of Rules)
+	Unpacked  int           // trees unpacked for rules (see Options.KeepTrees)
+	Reparsed  int           // trees parsed again for rules
+	Rebuild   time.Duration // time spent rebuilding them (busy, part of Rules)
 	// Phase 3: suppressions, line texts, sorting.
 	FinishWall time.Duration
 }
@@ -40,10 +42,10 @@ type Stats struct {
 // workerStats is what one worker measures; workers merge into Stats when
 // their phase ends, so the hot path takes no lock.
 type workerStats struct {
-	read, summarize, records, noqa time.Duration
-	bytes                          int64
-	rules                          map[string]time.Duration
-	parser                         syntax.Timing
+	read, summarize, records, noqa, pack time.Duration
+	bytes                                int64
+	rules                                map[string]time.Duration
+	parser                               syntax.Timing
 }
 
 func newWorkerStats() *workerStats { return &workerStats{rules: map[string]time.Duration{}} }
@@ -52,6 +54,7 @@ func (s *Stats) merge(w *workerStats) {
 	s.Read += w.read
 	s.Summarize += w.summarize
 	s.Records += w.records
+	s.Pack += w.pack
 	s.Noqa += w.noqa
 	s.Bytes += w.bytes
 	s.Parse += w.parser.Parse

@@ -11,11 +11,27 @@ import (
 // treeLoader parses again the files whose tree is not in memory (File.Tree),
 // with parsers kept for reuse while the run lasts.
 type treeLoader struct {
-	mu      sync.Mutex
-	free    []*syntax.Parser
-	closed  bool
-	reparse atomic.Int64 // trees parsed again
-	busy    atomic.Int64 // nanoseconds spent parsing them
+	mu       sync.Mutex
+	free     []*syntax.Parser
+	closed   bool
+	reparse  atomic.Int64 // trees parsed again
+	unpacked atomic.Int64 // trees unpacked
+	busy     atomic.Int64 // nanoseconds spent rebuilding trees
+}
+
+// unpack rebuilds a packed tree; nil if the data does not decode (then the
+// caller parses).
+func (l *treeLoader) unpack(src, packed []byte) *syntax.Tree {
+	t0 := time.Now()
+	t, err := syntax.Unpack(src, packed)
+	if l != nil {
+		l.unpacked.Add(1)
+		l.busy.Add(int64(time.Since(t0)))
+	}
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // parse parses src with a pooled parser; an unparsable source (never seen:

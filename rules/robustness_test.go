@@ -11,6 +11,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules"
 )
 
@@ -23,6 +24,13 @@ func nestedIfs(n int) string {
 	b.WriteString(strings.Repeat(" ", n) + "pass\n")
 	return b.String()
 }
+
+// anyMessage matches every raise of the common classes, so that the
+// record-driven rule searches from every raise it can read.
+var anyMessage = records.NewSet([]*records.Record{
+	{ID: "any-runtime", ErrorClass: "RuntimeError", MessagePattern: ".*"},
+	{ID: "any-assert", ErrorClass: "AssertionError", MessagePattern: "(a|b)*c?"},
+})
 
 // Hostile but possible inputs, run through discovery and every registered
 // rule: each ends in a clean result, a finding or a clear problem, never an
@@ -46,6 +54,8 @@ func TestEveryRuleSurvivesHostileInput(t *testing.T) {
 		"crlf.py":        "def f():\r\n    return 1\r\n",
 		"lone_cr.py":     "x = 1\ry = 2\r",
 		"garbage.py":     "\x7f\x1b[31m}{)(:::\u202e\ufeff",
+		"deep_concat.py": "def send_x():\n    raise RuntimeError(" + strings.Repeat("'a' + ", 5000) + "'b')\n",
+		"wide_fstr.py":   "def send_y(v):\n    raise RuntimeError(f\"" + strings.Repeat("{v} %s ", 20_000) + "\" % v)\n",
 	}
 	for name, content := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
@@ -65,7 +75,7 @@ func TestEveryRuleSurvivesHostileInput(t *testing.T) {
 
 	var first *analyzer.Result
 	for _, jobs := range []int{1, 2} {
-		res := analyzer.Run(inputs, analyzer.Options{Rules: rules.All(), Jobs: jobs})
+		res := analyzer.Run(inputs, analyzer.Options{Rules: rules.All(), Jobs: jobs, Records: anyMessage})
 		var got []string
 		for _, p := range res.Problems {
 			assert.False(t, p.Internal, "%s", p)

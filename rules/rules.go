@@ -7,14 +7,22 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/memkind"
+	"github.com/sglint/sglint/rules/peerlookup"
+	"github.com/sglint/sglint/rules/peerpublish"
 	"github.com/sglint/sglint/rules/readinessguard"
+	"github.com/sglint/sglint/rules/recordraise"
 	"github.com/sglint/sglint/rules/syntaxerror"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 var all = []*analyzer.Rule{
 	syntaxerror.Rule,
+	peerpublish.Rule,
+	peerlookup.Rule,
 	readinessguard.Rule,
+	memkind.Rule,
+	recordraise.Rule,
 	unusednoqa.Rule,
 }
 

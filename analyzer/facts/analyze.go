@@ -70,6 +70,10 @@ type analysis struct {
 	edgeGen   []int32 // facts learnt on edge i: genFacts[edgeGen[i]:edgeGen[i+1]]
 	genFacts  []int32
 	entry     []int32
+	// local holds, for nodes inside comprehensions (which the graph does
+	// not split), the facts their short-circuit context guarantees while
+	// they are evaluated (see localGuards).
+	local map[syntax.NodeID][]int32
 
 	rules    []rule
 	gens     []uint8 // mirror generation of each fact (0 if not a mirror)

@@ -95,7 +95,8 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 		case syntax.ListComprehension, syntax.SetComprehension,
 			syntax.DictionaryComprehension, syntax.GeneratorExpression:
 			a.pendingComps = append(a.pendingComps, i) // see comp.go
-			i = t.SubtreeEnd(i) - 1                    // its own scope
+			a.localGuards(i)
+			i = t.SubtreeEnd(i) - 1 // its own scope
 			continue
 		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
 			i = t.SubtreeEnd(i) - 1 // their own scope
@@ -496,4 +497,51 @@ func (a *analysis) waitEffects(c syntax.NodeID) {
 		}
 		return
 	}
+}
+
+// localGuards records what holds inside comprehension c while its parts
+// are evaluated, beyond its clauses (comp.go): the graph keeps a
+// comprehension as one node, so short circuits inside it are not edges.
+// The left operand of `and` (true) or `or` (false) holds for the right
+// operand, a conditional expression's test for its arms, as in
+// `any(k in t and t[k].ready for k in ks)`. Nothing between them kills
+// these: calls and walruses inside comprehensions are not modelled.
+func (a *analysis) localGuards(c syntax.NodeID) {
+	t := a.t
+	end := t.SubtreeEnd(c)
+	for i := c; i < end; i++ {
+		switch t.Kind(i) {
+		case syntax.Lambda, syntax.FunctionDefinition, syntax.ClassDefinition:
+			i = t.SubtreeEnd(i) - 1 // a graph of its own
+		case syntax.BooleanOperator:
+			op := t.Field(i, syntax.FOperator)
+			if op == syntax.NoNode {
+				continue
+			}
+			and := t.Kind(op) == syntax.KwAnd
+			a.addLocal(t.Field(i, syntax.FRight), a.condFacts(t.Field(i, syntax.FLeft), and, nil))
+		case syntax.ConditionalExpression:
+			// No fields in tree-sitter-python: arm, test, arm.
+			body, test, alt := t.NamedChild(i, 0), t.NamedChild(i, 1), t.NamedChild(i, 2)
+			if test == syntax.NoNode {
+				continue
+			}
+			a.addLocal(body, a.condFacts(test, true, nil))
+			a.addLocal(alt, a.condFacts(test, false, nil))
+		default:
+			if t.IsError(i) {
+				i = t.SubtreeEnd(i) - 1
+			}
+		}
+	}
+}
+
+func (a *analysis) addLocal(n syntax.NodeID, fs []int32) {
+	if n == syntax.NoNode || len(fs) == 0 {
+		return
+	}
+	if a.local == nil {
+		a.local = map[syntax.NodeID][]int32{}
+	}
+	a.local[n] = append(a.local[n], fs...)
 }

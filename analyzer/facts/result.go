@@ -1,6 +1,8 @@
 package facts
 
 import (
+	"slices"
+
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -19,7 +21,11 @@ func (r *Result) Graph() *cfg.Graph { return r.a.g }
 // is not evaluated by the graph or cannot be reached (see Reachable).
 func (r *Result) At(n syntax.NodeID) []Fact {
 	s, ok := r.stateAt(n)
-	if !ok || s == nil {
+	if !ok {
+		return nil
+	}
+	s = r.a.withLocal(s, n, r.a.g.Locate(n)[0].Node)
+	if s == nil {
 		return nil
 	}
 	return r.a.export(s)
@@ -38,7 +44,106 @@ func (r *Result) Holds(n syntax.NodeID, f Fact) bool {
 	if !reachable {
 		return true
 	}
+	if !known {
+		return false
+	}
+	s = r.a.withLocal(s, n, sites[0].Node)
+	return s != nil && has(s, id)
+}
+
+// withLocal adds to state s (nil: nothing known) the local facts (see
+// localGuards) of n and its ancestors up to top, the node the graph
+// evaluates, with what the rules derive from them. s is not modified.
+func (a *analysis) withLocal(s []uint64, n, top syntax.NodeID) []uint64 {
+	if len(a.local) == 0 {
+		return s
+	}
+	var sc *scratch
+	for m := n; m != syntax.NoNode; m = a.t.Parent(m) {
+		for _, id := range a.local[m] {
+			if sc == nil {
+				sc = &scratch{}
+				if s == nil {
+					s = make([]uint64, a.w)
+				} else {
+					s = slices.Clone(s)
+				}
+			}
+			a.gen(s, id, sc)
+		}
+		if m == top {
+			break
+		}
+	}
+	return s
+}
+
+// HoldsOnEdge reports whether f holds on every path just after control
+// leaves block b along its i-th successor edge (g.Succs(b)[i]): after the
+// block's nodes (before any of them may fail, for an Exception edge) and
+// with what the edge's condition teaches. At a join, At gives the
+// intersection of the incoming edges; this tells them apart, e.g. for a
+// may-analysis that drops a binding on the edge where it was checked. On
+// an edge out of an unreachable block it holds vacuously (true); for an
+// edge that does not exist it is false.
+func (r *Result) HoldsOnEdge(b cfg.BlockID, i int, f Fact) bool {
+	s, exists, reachable := r.edgeState(b, i)
+	if !exists {
+		return false
+	}
+	if !reachable {
+		return true
+	}
+	id, known := r.a.lookup(f)
 	return known && s != nil && has(s, id)
+}
+
+// OnEdge returns the facts that hold on block b's i-th successor edge (see
+// HoldsOnEdge); nil for an edge that does not exist or cannot be taken.
+func (r *Result) OnEdge(b cfg.BlockID, i int) []Fact {
+	s, _, _ := r.edgeState(b, i)
+	if s == nil {
+		return nil
+	}
+	return r.a.export(s)
+}
+
+// edgeState computes the state on an edge the way the solver does; nil
+// when nothing is known there.
+func (r *Result) edgeState(b cfg.BlockID, i int) (s []uint64, exists, reachable bool) {
+	a := r.a
+	if b < 0 || int(b) >= len(a.g.Blocks) {
+		return nil, false, false
+	}
+	succs := a.g.Succs(b)
+	if i < 0 || i >= len(succs) {
+		return nil, false, false
+	}
+	if !a.g.Reachable(b) {
+		return nil, true, false
+	}
+	if len(a.facts) == 0 {
+		return nil, true, true
+	}
+	sc := &scratch{}
+	state := slices.Clone(a.inState(b))
+	exc := slices.Clone(state)
+	e := succs[i]
+	for k := a.blockItem[b]; k < a.blockItem[b+1]; k++ {
+		if e.Kind == cfg.Exception && k > a.blockItem[b] {
+			and(exc, state)
+		}
+		a.applyItem(state, k, sc)
+	}
+	out := state
+	if e.Kind == cfg.Exception {
+		out = exc
+	}
+	ei := int(a.edgeBase[b]) + i
+	for _, g := range a.genFacts[a.edgeGen[ei]:a.edgeGen[ei+1]] {
+		a.gen(out, g, sc)
+	}
+	return out, true, true
 }
 
 // Reachable reports whether n is evaluated on some path from the entry.

@@ -1,5 +1,11 @@
 package facts
 
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
 // Fact shapes: emptiness, membership and .get(), isinstance, aliases,
 // try/except/finally, scopes.
 var shapeTwins = []twin{
@@ -443,4 +449,44 @@ def f(groups):
 def f(t, keys):
     return any(sink(t[k]) for k in keys if k in t)
 `, "sink(t[k])", in("t", "k"), true},
+	// Short circuits inside comprehensions guard their right operands.
+	{"and inside a generator", `
+def f(self, infos):
+    return any(i.peer in self.t and sink(self.t[i.peer]) for i in infos)
+`, "sink(self.t[i.peer])", in("self.t", "i.peer"), true},
+	{"left operand of the and is not guarded", `
+def f(self, infos):
+    return any(sink(self.t[i.peer]) and i.peer in self.t for i in infos)
+`, "sink(self.t[i.peer])", in("self.t", "i.peer"), false},
+	{"or inside a list comprehension", `
+def f(self, ks):
+    return [k not in self.t or sink(self.t[k]) for k in ks]
+`, "sink(self.t[k])", in("self.t", "k"), true},
+	{"if clause of an inner comprehension only", `
+def f(self, ks):
+    return [[sink(self.t[k]) for j in k] + [j for j in k if k in self.t] for k in ks]
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"conditional expression inside a comprehension", `
+def f(self, ks):
+    return [sink(self.t[k]) if k in self.t else None for k in ks]
+`, "sink(self.t[k])", in("self.t", "k"), true},
+	{"else arm of the conditional", `
+def f(self, ks):
+    return [None if k in self.t else sink(self.t[k]) for k in ks]
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a lambda in a comprehension is its own scope", `
+def f(self, ks):
+    return [k in self.t and (lambda: sink(self.t[k])) for k in ks]
+`, "sink(self.t[k])", in("self.t", "k"), false},
+}
+
+func TestAtIncludesComprehensionGuards(t *testing.T) {
+	_, n, r := analyzeAt(t, `
+def f(self, infos, x):
+    if x is None:
+        return
+    return any(i.peer in self.t and sink(self.t[i.peer]) for i in infos)
+`, "sink(self.t[i.peer])", Options{})
+	assert.ElementsMatch(t, []Fact{notNone("x"), in("self.t", "i.peer"), nonEmpty("self.t"), notNone("self.t")}, r.At(n))
+	assert.True(t, r.Holds(n, nonEmpty("self.t")), "derived from the local fact")
 }

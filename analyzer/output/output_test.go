@@ -279,6 +279,17 @@ func TestSARIFCodeFlowHook(t *testing.T) {
 	require.Len(t, steps, 3, "two steps, then the finding")
 	assert.Equal(t, "entry point: MooncakeKVSender.send", steps[0].Location.Message.Text)
 	assert.Empty(t, res[1].CodeFlows)
+
+	// A chain that passes through the finding (it goes on to a raise) is
+	// not ended with the finding again.
+	d := &r.Diagnostics[0]
+	d.Related = append(d.Related, analyzer.Related{Path: d.Path, Line: d.Start.Line, Column: d.Start.Column, Message: "calls helper"},
+		analyzer.Related{Path: d.Path, Line: d.Start.Line + 5, Column: 9, Message: "raises"})
+	require.NoError(t, json.Unmarshal(render(t, SARIF, r), &log))
+	steps = log.Runs[0].Results[0].CodeFlows[0].ThreadFlows[0].Locations
+	require.Len(t, steps, 4)
+	assert.Equal(t, "calls helper", steps[2].Location.Message.Text)
+	assert.Equal(t, "raises", steps[3].Location.Message.Text)
 }
 
 func TestArtifactURIs(t *testing.T) {

@@ -245,11 +245,18 @@ func relatedLocation(rel analyzer.Related) sarifLocation {
 	}
 }
 
-// codeFlow lists the steps of a chain, then the finding itself.
+// codeFlow lists the steps of a chain, then the finding itself unless a
+// step is at its place already (a chain that goes on past the finding,
+// such as an entry's call on the way to a raise).
 func codeFlow(steps []analyzer.Related, d *analyzer.Diagnostic) sarifCodeFlow {
 	var tf sarifThreadFlow
+	passes := false
 	for _, s := range steps {
 		tf.Locations = append(tf.Locations, sarifThreadFlowLocation{Location: relatedLocation(s)})
+		passes = passes || s.Path == d.Path && s.Line == d.Start.Line && s.Column == d.Start.Column
+	}
+	if passes {
+		return sarifCodeFlow{ThreadFlows: []sarifThreadFlow{tf}}
 	}
 	last := primaryLocation(d)
 	last.Message = &sarifText{Text: d.Message}

@@ -305,16 +305,21 @@ func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef, out []En
 		if recv == "" {
 			rk = RefName
 		}
+		// `target=self.run` runs whatever run the instance's class has: the
+		// method found on self's class and, virtually, each override in a
+		// subclass (a base class starting a thread on a hook its subclasses
+		// define), each on instances of the class that defines it.
 		for _, cal := range ix.resolveRef(site.File, c.Func, rk, recv, name, nil, desc) {
-			if cal.Func.Valid() && !cal.Virtual {
-				self := NoClass
-				if cal.Kind == CallMethod || cal.Kind == CallTyped {
-					self = cal.Class
-				} else if sc := ix.Func(cal.Func).SelfClass; sc >= 0 {
-					self = ClassRef{cal.Func.File, sc} // a closure over self
-				}
-				out = append(out, Entry{Kind: kind, Func: cal.Func, Site: site, Self: self})
+			if !cal.Func.Valid() || cal.Virtual && cal.Kind != CallMethod {
+				continue
 			}
+			self := NoClass
+			if cal.Kind == CallMethod || cal.Kind == CallTyped {
+				self = cal.Class
+			} else if sc := ix.Func(cal.Func).SelfClass; sc >= 0 {
+				self = ClassRef{cal.Func.File, sc} // a closure over self
+			}
+			out = append(out, Entry{Kind: kind, Func: cal.Func, Site: site, Self: self})
 		}
 		return out
 	}

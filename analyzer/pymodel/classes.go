@@ -417,6 +417,20 @@ func singleNonNone(parts []string) (string, bool) {
 	return one, n == 1
 }
 
+// SelfOf returns the name `self` has in function fn (a method's first
+// parameter, or the enclosing method's in a nested function or lambda) and
+// the class it denotes; "" and NoClass when fn has no self.
+func (ix *Index) SelfOf(fn FuncRef) (string, ClassRef) {
+	if !ix.validFunc(fn) {
+		return "", NoClass
+	}
+	name, cls := ix.selfOf(fn.File, fn.Func)
+	if cls < 0 {
+		return "", NoClass
+	}
+	return name, ClassRef{fn.File, cls}
+}
+
 // selfOf returns the name `self` has in function fn and the class it
 // denotes (-1 when none).
 func (ix *Index) selfOf(file, fn int32) (string, int32) {

@@ -297,21 +297,67 @@ func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool)
 	return best, bestLen >= 0
 }
 
-func translateFact(f facts.Fact, bs []binding, toCaller bool) (facts.Fact, bool) {
+// translateFacts appends to dst the translations of f through the
+// bindings. A path may be reachable through several bindings (`self.descs`
+// through the receiver self and through the argument `self.descs` bound to
+// `local`): each gives a fact, so that neither name loses it. Keys take
+// the longest binding.
+func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool) []facts.Fact {
 	switch f.Kind {
 	case facts.Alias, facts.GetOf:
-		return f, false
-	}
-	p, ok := translatePath(f.Path, bs, toCaller)
-	if !ok {
-		return f, false
+		return dst
 	}
 	k, ok := translatePath(f.Key, bs, toCaller)
 	if !ok {
-		return f, false
+		return dst
 	}
-	f.Path, f.Key = p, k
-	return f, true
+	for _, b := range bs {
+		from, to := b.caller, b.callee
+		if toCaller {
+			from, to = b.callee, b.caller
+		}
+		p, ok := f.Path.Rebase(from, to)
+		if !ok {
+			continue
+		}
+		g := f
+		g.Path, g.Key = p, k
+		if !slices.Contains(dst, g) {
+			dst = append(dst, g)
+		}
+	}
+	return dst
+}
+
+// ToCallee rewrites facts that hold in the caller at site into the names
+// of callee cal (receiver to self, path arguments to parameters): what the
+// call passes on. Facts about anything else (locals, other attributes of
+// the caller) are dropped, as are aliases and .get facts.
+func (fl *Flow) ToCallee(site CallSite, cal Callee, fs []facts.Fact) []facts.Fact {
+	return fl.translateAll(site, cal, fs, false)
+}
+
+// ToCaller rewrites facts in callee cal's names into the caller's names at
+// site: what a fact the callee needs (or guarantees) says at the call.
+func (fl *Flow) ToCaller(site CallSite, cal Callee, fs []facts.Fact) []facts.Fact {
+	return fl.translateAll(site, cal, fs, true)
+}
+
+func (fl *Flow) translateAll(site CallSite, cal Callee, fs []facts.Fact, toCaller bool) []facts.Fact {
+	if !cal.Func.Valid() || !fl.ix.validFunc(FuncRef{site.File, fl.ix.Call(site).Func}) {
+		return nil
+	}
+	t := fl.tree(site.File)
+	if t == nil {
+		return nil
+	}
+	bs := fl.bindings(t, site, cal)
+	var out []facts.Fact
+	for _, f := range fs {
+		out = translateFacts(out, f, bs, toCaller)
+	}
+	sortFacts(out)
+	return out
 }
 
 // callAt finds the call whose node is n in file fi (calls are in preorder,
@@ -348,9 +394,7 @@ func (fl *Flow) callEffects(caller FuncRef, t *syntax.Tree, n syntax.NodeID) []f
 		}
 		bs := fl.bindings(t, site, cal)
 		for _, f := range post {
-			if g, ok := translateFact(f, bs, true); ok {
-				out = append(out, g)
-			}
+			out = translateFacts(out, f, bs, true)
 		}
 	}
 	return out

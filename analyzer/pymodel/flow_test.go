@@ -367,3 +367,45 @@ class T:
 	assert.Contains(t, g.Entry(mustFunc(t, ix, "k.T._send_one")), facts.InFact("self.table", "r.room"),
 		"entry fact: req -> r")
 }
+
+func TestFlowTranslateThroughEveryBinding(t *testing.T) {
+	ix, fl := flowProject(t, map[string]string{"t.py": `
+class Mgr:
+    def __init__(self):
+        self.descs = []
+
+    def send(self, req):
+        if not self.descs or req.room not in self.table:
+            return
+        self._emit(req, self.descs)
+
+    def _emit(self, req, local):
+        return local[0], self.descs[0]
+`})
+	send, emit := mustFunc(t, ix, "t.Mgr.send"), mustFunc(t, ix, "t.Mgr._emit")
+	g := fl.Guards(ix.Reachable([]Start{{Func: send, Self: NoClass}}, ReachOptions{}))
+	// self.descs reaches the callee both as itself (through the receiver)
+	// and as the parameter it is passed to.
+	ef := g.Entry(emit)
+	assert.Contains(t, ef, facts.NonEmptyFact("self.descs"))
+	assert.Contains(t, ef, facts.NonEmptyFact("local"))
+	assert.Contains(t, ef, facts.InFact("self.table", "req.room"))
+
+	// The exported translations, both ways, at the call site.
+	var site CallSite
+	var cal Callee
+	for _, s := range ix.CallsIn(send) {
+		for _, c := range ix.Callees(s) {
+			if c.Func == emit {
+				site, cal = s, c
+			}
+		}
+	}
+	require.True(t, cal.Func.Valid())
+	assert.Equal(t, []facts.Fact{facts.NonEmptyFact("self.descs")},
+		fl.ToCaller(site, cal, []facts.Fact{facts.NonEmptyFact("local"), facts.NonEmptyFact("other")}),
+		"a parameter's fact is the argument's; unbound names are dropped")
+	assert.Equal(t, []facts.Fact{facts.NonEmptyFact("local"), facts.NonEmptyFact("self.descs")},
+		fl.ToCallee(site, cal, []facts.Fact{facts.NonEmptyFact("self.descs")}))
+	assert.Nil(t, fl.ToCallee(site, Callee{Func: NoFunc}, []facts.Fact{facts.NonEmptyFact("self.descs")}))
+}

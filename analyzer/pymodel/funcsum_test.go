@@ -353,6 +353,24 @@ class S:
 
     def step(self):
         pass
+
+class Base:
+    def __init__(self):
+        threading.Thread(target=self.loop).start()
+        threading.Thread(target=self.tick).start()
+
+    def tick(self):
+        pass
+
+class Worker(Base):
+    def loop(self):
+        pass
+
+    def tick(self):
+        pass
+
+class Quiet(Base):
+    pass
 `})
 	var got []string
 	for _, e := range ix.Entries() {
@@ -369,5 +387,10 @@ class S:
 		"L15 1 plain self=-",
 		"L16 2 S.step self=s.S",
 		"L17 2 plain self=-",
+		// A hook only subclasses define, and an override of a base method:
+		// each runs on instances of the class defining it.
+		"L26 1 Worker.loop self=s.Worker",
+		"L27 1 Base.tick self=s.Base",
+		"L27 1 Worker.tick self=s.Worker",
 	}, got)
 }

@@ -96,9 +96,7 @@ func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
 			}
 			bs := fl.bindings(t, site, cal)
 			for _, f := range res.At(call.At.Node) {
-				if h, ok := translateFact(f, bs, false); ok {
-					here = append(here, h)
-				}
+				here = translateFacts(here, f, bs, false)
 			}
 			break
 		}

@@ -53,7 +53,8 @@ type Index struct {
 
 	classes    map[string]ClassRef // qualified name -> class
 	funcs      map[string]FuncRef
-	mro        [][][]Base // [file][class]
+	methods    map[string][]FuncRef // method name -> instance methods of that name
+	mro        [][][]Base           // [file][class]
 	subclasses map[ClassRef][]ClassRef
 
 	callees  [][]Callee // [file] flat, ranges in fileData.calleeAt
@@ -65,6 +66,8 @@ type Index struct {
 	// edges), callees before callers, and each function's component.
 	sccs  [][]FuncRef
 	sccOf [][]int32
+
+	byAttr attrNames // see AttrDeclarers
 }
 
 // fileData is what the index derives per file.
@@ -120,6 +123,7 @@ func NewIndex(files []SourceFile) *Index {
 		files:      make([]fileData, len(files)),
 		classes:    map[string]ClassRef{},
 		funcs:      map[string]FuncRef{},
+		methods:    map[string][]FuncRef{},
 		subclasses: map[ClassRef][]ClassRef{},
 		callers:    map[FuncRef][]CallSite{},
 	}
@@ -150,9 +154,13 @@ func NewIndex(files []SourceFile) *Index {
 		for i, n := range ix.files[fi].classNames {
 			ix.classes[n] = ClassRef{int32(fi), int32(i)}
 		}
+		fs := ix.Files[fi].Summary.Functions
 		for i, n := range ix.files[fi].funcNames {
 			if n != "" {
 				ix.funcs[n] = FuncRef{int32(fi), int32(i)}
+			}
+			if fs[i].Kind == Method && fs[i].Class >= 0 {
+				ix.methods[fs[i].Name] = append(ix.methods[fs[i].Name], FuncRef{int32(fi), int32(i)})
 			}
 		}
 	}
@@ -304,6 +312,11 @@ func (ix *Index) FuncByName(qual string) (FuncRef, bool) {
 func (ix *Index) ClassName(r ClassRef) string {
 	return ix.files[r.File].classNames[r.Class]
 }
+
+// MethodsNamed lists the instance methods called name defined in any
+// project class, in file and source order: the candidates of a call
+// `obj.name()` whose receiver's class is unknown.
+func (ix *Index) MethodsNamed(name string) []FuncRef { return ix.methods[name] }
 
 // FuncName is the qualified name of a function.
 func (ix *Index) FuncName(r FuncRef) string {

@@ -54,6 +54,10 @@ func TestModuleName(t *testing.T) {
 		{"", "my-project/pkg/mod.py", "pkg.mod", false}, // not an identifier: dropped
 		{"", "mod.pyi", "mod", false},
 		{"/r", "/elsewhere/pkg/m.py", "elsewhere.pkg.m", false},
+		// A relative root (analysistest passes the fixture directory) and
+		// a path relative to the working directory.
+		{"testdata/proj", "testdata/proj/mod.py", "mod", false},
+		{"testdata/proj", "./testdata/proj/pkg/__init__.py", "pkg", true},
 	}
 	for _, tc := range tests {
 		got, pkg := ModuleName(tc.root, tc.path)
@@ -389,4 +393,64 @@ func TestCallResolution(t *testing.T) {
 		entries = append(entries, fmt.Sprintf("%d %s self=%s", e.Kind, ix.FuncName(e.Func), ix.ClassName(e.Self)))
 	}
 	assert.Equal(t, []string{"1 pkg.mori.conn.MoriKVManager.worker self=pkg.mori.conn.MoriKVManager"}, entries)
+}
+
+func TestMethodsNamed(t *testing.T) {
+	ix := project(t, map[string]string{
+		"a.py": `
+class A:
+    def finalize(self): self.ready = True
+    @staticmethod
+    def helper(): pass
+    @property
+    def size(self): return 1
+def finalize(): pass
+`,
+		"b.py": `
+class B:
+    def finalize(self): pass
+    def other(self): pass
+`,
+	})
+	names := func(refs []FuncRef) []string {
+		var out []string
+		for _, r := range refs {
+			out = append(out, ix.FuncName(r))
+		}
+		return out
+	}
+	// Instance methods only: not the module function, the static method or
+	// the property.
+	assert.Equal(t, []string{"a.A.finalize", "b.B.finalize"}, names(ix.MethodsNamed("finalize")))
+	assert.Empty(t, ix.MethodsNamed("helper"))
+	assert.Empty(t, ix.MethodsNamed("size"))
+	assert.Empty(t, ix.MethodsNamed("missing"))
+}
+
+func TestSelfOf(t *testing.T) {
+	ix := project(t, map[string]string{"m.py": `
+class C:
+    def m(this):
+        def inner():
+            return this.x
+        return inner
+    @staticmethod
+    def s(x): pass
+def f(self): pass
+`})
+	c := mustClass(t, ix, "m.C")
+	name, cls := ix.SelfOf(mustFunc(t, ix, "m.C.m"))
+	assert.Equal(t, "this", name)
+	assert.Equal(t, c, cls)
+	name, cls = ix.SelfOf(mustFunc(t, ix, "m.C.m.inner"))
+	assert.Equal(t, "this", name, "a closure shares its method's self")
+	assert.Equal(t, c, cls)
+	for _, q := range []string{"m.C.s", "m.f"} {
+		name, cls = ix.SelfOf(mustFunc(t, ix, q))
+		assert.Equal(t, "", name, q)
+		assert.Equal(t, NoClass, cls, q)
+	}
+	name, cls = ix.SelfOf(NoFunc)
+	assert.Equal(t, "", name)
+	assert.Equal(t, NoClass, cls)
 }

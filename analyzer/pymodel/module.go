@@ -13,8 +13,12 @@ import (
 func ModuleName(root, path string) (name string, isPackage bool) {
 	rel := path
 	if root != "" {
-		if abs, err := filepath.Abs(path); err == nil {
-			if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		// Both absolute: Rel cannot relate a relative root to an
+		// absolute path (a relative root is what tests pass).
+		absRoot, err1 := filepath.Abs(root)
+		abs, err2 := filepath.Abs(path)
+		if err1 == nil && err2 == nil {
+			if r, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(r, "..") {
 				rel = r
 			}
 		}

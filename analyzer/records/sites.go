@@ -202,7 +202,12 @@ func reverse(cs []Cond) []Cond {
 func CondText(t *syntax.Tree, cs []Cond) string {
 	parts := make([]string, 0, len(cs))
 	for _, c := range cs {
-		parts = append(parts, condText(t, c))
+		text := condText(t, c)
+		if n := t.Unparen(c.Node); len(cs) > 1 && c.Value && t.Kind(n) == syntax.BooleanOperator &&
+			t.Kind(t.Field(n, syntax.FOperator)) == syntax.KwOr {
+			text = "(" + text + ")" // `a or b` among others joined by and
+		}
+		parts = append(parts, text)
 	}
 	return strings.Join(parts, " and ")
 }
@@ -241,5 +246,9 @@ func condText(t *syntax.Tree, c Cond) string {
 	return "not (" + text + ")"
 }
 
-// oneLine collapses whitespace runs (a condition split over lines).
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine collapses whitespace runs (a condition split over lines) and
+// the spaces just inside parentheses that a line break left.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.NewReplacer("( ", "(", " )", ")", "[ ", "[", " ]", "]").Replace(s)
+}

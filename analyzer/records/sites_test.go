@@ -93,6 +93,10 @@ func TestConditions(t *testing.T) {
         if y > 3 and y < 9:
             raise RuntimeError("e")
     raise RuntimeError("f")
+    if (a or
+            b) and c:
+        if d or e:
+            raise RuntimeError("a")
 `
 	tree := parse(t, src)
 	set := NewSet([]*Record{{ID: "r", ErrorClass: "RuntimeError", MessagePattern: "[a-f]"},
@@ -109,6 +113,7 @@ func TestConditions(t *testing.T) {
 		"d: self.ring is None",
 		"e: y > 3 and y < 9",
 		"f: ",
+		"a: (a or b) and c and (d or e)",
 	}, got)
 	assert.True(t, sites[3].IsAssert(tree))
 	assert.Equal(t, syntax.NoNode, sites[3].Class)

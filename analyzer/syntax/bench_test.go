@@ -59,3 +59,50 @@ func BenchmarkParseStdlib(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPackStdlib measures packing every tree of the corpus (what
+// loading does to the trees it drops) and unpacking them (what a rule
+// pays when it reads a dropped tree), and checks the round trip.
+func BenchmarkPackStdlib(b *testing.B) {
+	srcs := stdlibCorpus(b)
+	p := NewParser()
+	defer p.Close()
+	trees := make([]*Tree, len(srcs))
+	nodes := 0
+	for i, s := range srcs {
+		t, err := p.Parse(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		trees[i] = t
+		nodes += t.Len()
+	}
+	packed := make([][]byte, len(trees))
+	size := 0
+	for i, t := range trees {
+		packed[i] = t.Pack(nil)
+		size += len(packed[i])
+		u, err := Unpack(t.Src, packed[i])
+		if err != nil || u.Len() != t.Len() || u.SubtreeEnd(0) != t.SubtreeEnd(0) {
+			b.Fatalf("round trip of file %d: %v", i, err)
+		}
+	}
+	b.Run("pack", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			for _, t := range trees {
+				buf = t.Pack(buf[:0])
+			}
+		}
+		b.ReportMetric(float64(size)/float64(nodes), "bytes/node")
+	})
+	b.Run("unpack", func(b *testing.B) {
+		for b.Loop() {
+			for i, t := range trees {
+				if _, err := Unpack(t.Src, packed[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}

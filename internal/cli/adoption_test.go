@@ -341,3 +341,35 @@ func TestUnusedNoqaRule(t *testing.T) {
 	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file.\n", ""}, o,
 		"enabled by the config; per-file-ignores apply to it")
 }
+
+// TestContextWithRealRule is pre-commit's case with a shipped rule: only the
+// subclass file changed, but SGL001 needs the registration state that its
+// base class (in an unchanged file) initialises empty and fills.
+func TestContextWithRealRule(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "pyproject.toml", "[project]\nname = \"demo\"\n")
+	putFile(t, dir, "kv/registry.py", "class Registry:\n"+
+		"    def __init__(self, args, engine):\n"+
+		"        self.kv_args = args\n"+
+		"        self.engine = engine\n"+
+		"        self.kv_mem_descs = []\n"+
+		"        self._register()\n\n"+
+		"    def _register(self):\n"+
+		"        for ptr in self.kv_args.kv_data_ptrs:\n"+
+		"            self.kv_mem_descs.append(self.engine.register(ptr))\n")
+	putFile(t, dir, "kv/sender.py", "from kv.registry import Registry\n\n\n"+
+		"class Sender(Registry):\n"+
+		"    def send_first(self, pages):\n"+
+		"        return self.engine.write(self.kv_mem_descs[0], pages)\n")
+
+	o := runMain(t, dir, nil, "--select", "SGL001", "kv/sender.py")
+	assert.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Contains(t, o.stdout, "kv/sender.py:6:34: SGL001 `self.kv_mem_descs` may be empty")
+	assert.Contains(t, o.stdout, "Found 1 problem in 1 file.")
+	assert.NotContains(t, o.stdout, "kv/registry.py")
+
+	// Without the base class's file the state is unknown: no finding.
+	require.NoError(t, os.Remove(filepath.Join(dir, "kv/registry.py")))
+	o = runMain(t, dir, nil, "--select", "SGL001", "kv/sender.py")
+	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
+}

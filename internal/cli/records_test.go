@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules"
 )
 
 // testdataDir is the repository's testdata, absolute (tests chdir).
@@ -127,4 +130,40 @@ func TestExplainRecord(t *testing.T) {
 	o = runMain(t, "", nil, "explain", "--records", seed, "SGL000")
 	assert.Equal(t, ExitClean, o.code, "rules still explain")
 	assert.Contains(t, o.stdout, "# syntax-error (SGL000)")
+}
+
+// A rule whose related locations walk a call chain gets a SARIF codeFlow;
+// others do not.
+func TestSARIFCodeFlowForChains(t *testing.T) {
+	chain := &analyzer.Rule{ID: "SGL998", Name: "chain", Title: "t", Doc: "d", RelatedIsChain: true,
+		Run: func(p *analyzer.Pass) error {
+			p.ReportNode(p.File.Tree().Root(), "chained", analyzer.RelatedAt(p.File, p.File.Tree().Root(), "entry"))
+			return nil
+		}}
+	plain := &analyzer.Rule{ID: "SGL997", Name: "plain", Title: "t", Doc: "d",
+		Run: func(p *analyzer.Pass) error {
+			p.ReportNode(p.File.Tree().Root(), "plain", analyzer.RelatedAt(p.File, p.File.Tree().Root(), "elsewhere"))
+			return nil
+		}}
+	saved := registry
+	registry = func() []*analyzer.Rule { return append(rules.All(), chain, plain) }
+	t.Cleanup(func() { registry = saved })
+	dir := t.TempDir()
+	putFile(t, dir, "a.py", "x = 1\n")
+	o := runMain(t, dir, nil, "--format", "sarif", "--select", "SGL998,SGL997", "a.py")
+	require.Equal(t, ExitFindings, o.code, o.stderr)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				CodeFlows []any  `json:"codeFlows"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(o.stdout), &log))
+	got := map[string]int{}
+	for _, r := range log.Runs[0].Results {
+		got[r.RuleID] = len(r.CodeFlows)
+	}
+	assert.Equal(t, map[string]int{"SGL998": 1, "SGL997": 0}, got)
 }

@@ -28,11 +28,11 @@ func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
 		st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
 	fmt.Fprintf(w, "  setup     %s   flags, config, rule selection\n", ms(rt.setup))
 	fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))
-	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s (busy)\n",
-		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize), ms(st.Records))
+	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s, noqa %s, pack %s (busy)\n",
+		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize), ms(st.Records), ms(st.Noqa), ms(st.Pack))
 	fmt.Fprintf(w, "  index     %s   project index\n", ms(st.IndexWall))
-	fmt.Fprintf(w, "  check     %s   rules %s, noqa %s (busy; file-local rules and noqa run in load); %d trees parsed again in %s\n",
-		ms(st.CheckWall), ms(st.RulesTotal()), ms(st.Noqa), st.Reparsed, ms(st.Reparse))
+	fmt.Fprintf(w, "  check     %s   rules %s (busy), of which %d trees unpacked and %d parsed again in %s\n",
+		ms(st.CheckWall), ms(st.RulesTotal()), st.Unpacked, st.Reparsed, ms(st.Rebuild))
 	ids := slices.SortedFunc(maps.Keys(st.Rules), func(a, b string) int {
 		return cmp.Or(cmp.Compare(st.Rules[b], st.Rules[a]), cmp.Compare(a, b))
 	})

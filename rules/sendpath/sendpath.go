@@ -1,6 +1,7 @@
 // Package sendpath finds the KV send paths of a project: the functions
 // that start a transfer (entries) and everything they reach through the
-// project call graph, with a shortest call chain to each,.
+// project call graph, with a shortest call chain to each, and (see
+// facts.go) what is known at each function's entry on every send path.
 // It is shared by the rules about send paths (SGL001, SGL003, SGL004,
 // SGL010) so that they agree on what a send path is.
 //
@@ -34,8 +35,10 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
 )
 
@@ -118,7 +121,12 @@ type Paths struct {
 	entryOf map[pymodel.FuncRef]int // index into entries
 	reach   *pymodel.Reach          // from the outermost entries
 	files   []*analyzer.File        // by index file number
-	fs      *factsState             // see facts.go
+	flow    *pymodel.Flow           // see facts.go
+	guards  *pymodel.Guards
+
+	// Analyses under the entry facts of one call chain (see Escapes).
+	pushMu sync.Mutex
+	pushed map[pushKey]*facts.Result
 }
 
 // Of returns the send paths of pass's project under cfg, computed once per

@@ -1,0 +1,76 @@
+package pymodel
+
+import (
+	"strings"
+	"sync"
+)
+
+// attrNames indexes attribute names across the project, for rules that
+// meet a value whose class is unknown (read from an untyped table, say)
+// and look its attribute up by name. Built on first use.
+type attrNames struct {
+	once    sync.Once
+	decls   map[string][]ClassRef
+	assigns map[string][]UseRef
+}
+
+// AttrDeclarers returns the project classes that declare attribute name
+// themselves: a field of the class body (dataclass fields included) or an
+// assignment `self.name = ...` in one of their own methods. Inherited
+// declarations are not repeated for subclasses. In file and class order.
+func (ix *Index) AttrDeclarers(name string) []ClassRef {
+	ix.buildAttrNames()
+	return ix.byAttr.decls[name]
+}
+
+// AttrAssigns returns every recorded assignment to an attribute called
+// name, whatever its receiver: `self.name = v`, `self.a.name = v`,
+// `p.name = v` for a parameter p (see AttrUse for which roots are
+// recorded). In file and use order.
+func (ix *Index) AttrAssigns(name string) []UseRef {
+	ix.buildAttrNames()
+	return ix.byAttr.assigns[name]
+}
+
+func (ix *Index) buildAttrNames() {
+	ix.byAttr.once.Do(func() {
+		decls := map[string][]ClassRef{}
+		assigns := map[string][]UseRef{}
+		for fi := range ix.Files {
+			s := ix.Files[fi].Summary
+			for ci := range s.Classes {
+				c := ClassRef{int32(fi), int32(ci)}
+				seen := map[string]bool{}
+				add := func(n string) {
+					if !seen[n] {
+						seen[n] = true
+						decls[n] = append(decls[n], c)
+					}
+				}
+				for _, f := range s.Classes[ci].Fields {
+					add(f.Name)
+				}
+				for _, p := range sortedKeys(ix.files[fi].classUses[ci]) {
+					if strings.ContainsRune(p, '.') || p == "" {
+						continue
+					}
+					for _, ui := range ix.files[fi].classUses[ci][p] {
+						if s.Uses[ui].Kind == Assign {
+							add(p)
+							break
+						}
+					}
+				}
+			}
+			for ui := range s.Uses {
+				u := &s.Uses[ui]
+				if u.Kind != Assign || u.Path == "" {
+					continue
+				}
+				n := u.Path[strings.LastIndexByte(u.Path, '.')+1:]
+				assigns[n] = append(assigns[n], UseRef{int32(fi), int32(ui)})
+			}
+		}
+		ix.byAttr.decls, ix.byAttr.assigns = decls, assigns
+	})
+}

@@ -1,0 +1,108 @@
+package peerlookup
+
+import (
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
+)
+
+// leak says how a KeyError raised on a send path gets out of it without a
+// handler that fails only the current request.
+type leak struct {
+	entry sendpath.Entry // the outermost entry it leaves
+	// chain runs from the entry to the function holding the subscript;
+	// nil when the subscript is in the entry itself.
+	chain []pymodel.Step
+	// reraise is the first handler on the way that caught it and raised
+	// again; outsideLoop a thread target's handler that catches it only
+	// after the request loop is left. Nil when there is none.
+	reraise, outsideLoop *analyzer.Related
+}
+
+// leakOf returns how a KeyError raised by subscript sub in fn leaves the
+// send paths, or nil when every way out fails only the current request
+// (or an exclusion fact holds on the way).
+func leakOf(paths *sendpath.Paths, fn pymodel.FuncRef, sub syntax.NodeID, table, key facts.Path) *leak {
+	if e, ok := paths.EntryOf(fn); ok && e.Outermost {
+		if l := direct(paths, e, sub); l != nil {
+			return l
+		}
+	}
+	site := sendpath.RaiseSite{Func: fn, Node: sub, Exc: "KeyError",
+		Excluded: []facts.Fact{facts.InFact(table, key)}}
+	for _, esc := range paths.Escapes(site) {
+		if esc.CallerHandles {
+			continue // every project caller of the entry handles it
+		}
+		l := &leak{entry: esc.Entry, chain: esc.Chain}
+		l.reraise = reraiseOn(paths, esc.Chain, fn, sub)
+		return l
+	}
+	return nil
+}
+
+// direct judges a subscript in an outermost entry itself: the entry's own
+// handlers and, for a send entry, its project callers' (sendpath.Handled).
+func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
+	if paths.Handled(e.Func, sub, "KeyError") {
+		return nil
+	}
+	if e.Kind != sendpath.Thread && e.Kind != sendpath.Executor && paths.CallersHandle(e.Func, "KeyError") {
+		return nil
+	}
+	l := &leak{entry: e}
+	f := paths.File(e.Func.File)
+	if f == nil {
+		return l
+	}
+	// Say which handler lets it through, for the message.
+	for _, h := range cfg.Handlers(f.Tree(), sub, "KeyError") {
+		if h.RaisesAlways {
+			if l.reraise == nil {
+				r := analyzer.RelatedAt(f, h.Clause, "this handler raises again")
+				l.reraise = &r
+			}
+			continue
+		}
+		// Not Handled, yet it does not always raise: a thread's handler
+		// outside its request loop.
+		r := analyzer.RelatedAt(f, h.Clause, "this handler runs only after the request loop is left")
+		l.outsideLoop = &r
+		break
+	}
+	return l
+}
+
+// reraiseOn finds, for the message, the innermost handler that catches
+// the KeyError and raises again: around the subscript, then around each
+// call of the chain from the inside out.
+func reraiseOn(paths *sendpath.Paths, chain []pymodel.Step, fn pymodel.FuncRef, sub syntax.NodeID) *analyzer.Related {
+	ix := paths.Index()
+	at := func(file int32, n syntax.NodeID) *analyzer.Related {
+		f := paths.File(file)
+		if f == nil {
+			return nil
+		}
+		for _, h := range cfg.Handlers(f.Tree(), n, "KeyError") {
+			if h.RaisesAlways {
+				r := analyzer.RelatedAt(f, h.Clause, "this handler raises again")
+				return &r
+			}
+		}
+		return nil
+	}
+	if r := at(fn.File, sub); r != nil {
+		return r
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		if st := chain[i]; st.Site.File >= 0 {
+			if r := at(st.Site.File, ix.Call(st.Site).At.Node); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
+}

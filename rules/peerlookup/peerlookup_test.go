@@ -1,0 +1,113 @@
+package peerlookup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/analysistest"
+)
+
+const fixtures = "../../testdata/rules/sgl004"
+
+func TestFixtures(t *testing.T) {
+	analysistest.Run(t, fixtures, Rule)
+}
+
+// runOn runs SGL004 on the fixtures with opts (nil: defaults).
+func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
+	t.Helper()
+	var inputs []analyzer.Input
+	err := filepath.WalkDir(fixtures, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return err
+		}
+		rel, _ := filepath.Rel(fixtures, p)
+		inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: p, Report: true})
+		return nil
+	})
+	require.NoError(t, err)
+	sort.Slice(inputs, func(i, j int) bool { return inputs[i].Path < inputs[j].Path })
+	o := analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: fixtures}
+	if opts != nil {
+		o.RuleOptions = map[string]any{Rule.ID: opts}
+	}
+	res := analyzer.Run(inputs, o)
+	require.Empty(t, res.Problems)
+	return res.Diagnostics
+}
+
+func find(t *testing.T, ds []analyzer.Diagnostic, path string, line int) analyzer.Diagnostic {
+	t.Helper()
+	for _, d := range ds {
+		if d.Path == path && d.Start.Line == line {
+			return d
+		}
+	}
+	require.Failf(t, "no finding", "%s:%d", path, line)
+	return analyzer.Diagnostic{}
+}
+
+func related(d analyzer.Diagnostic) []string {
+	var out []string
+	for _, r := range d.Related {
+		out = append(out, fmt.Sprintf("%s:%d %s", r.Path, r.Line, r.Message))
+	}
+	return out
+}
+
+func TestMessagesAndRelated(t *testing.T) {
+	ds := runOn(t, nil)
+
+	// A thread whose handler raises again.
+	d := find(t, ds, "workers.py", 22)
+	assert.Equal(t, analyzer.Error, d.Severity())
+	assert.Equal(t, Record, d.Record)
+	assert.Contains(t, d.Message, "`self.peer_layouts[job.peer]` raises KeyError when peer `job.peer` never registered")
+	assert.Contains(t, d.Message, "the handler at line 24 raises again, so the error ends transfer thread `ThreadFatalWorker._loop`")
+	assert.Contains(t, d.Message, "`self.peer_layouts.get(job.peer)`")
+	assert.Equal(t, []string{
+		"workers.py:24 this handler raises again",
+		"workers.py:14 transfer thread `ThreadFatalWorker._loop` is started here",
+		"tablepkg/base.py:10 peers are added to `peer_layouts` here",
+	}, related(d))
+
+	// A send entry the scheduler calls: no thread to end.
+	d = find(t, ds, "lookups.py", 19)
+	assert.Contains(t, d.Message, "escapes send entry `LookupSender.send_plain` into code outside the send path")
+
+	// A nested entry: judged through its caller, whose handler raises.
+	d = find(t, ds, "nested.py", 33)
+	assert.Contains(t, d.Message, "ends transfer thread `NestedSender._fatal_loop`")
+	assert.Contains(t, related(d), "nested.py:51 calls `NestedSender._send_fatal_inner`")
+	assert.Contains(t, related(d), "nested.py:54 this handler raises again")
+}
+
+// Entry patterns are configurable: without name patterns only thread
+// targets start send paths, so the scheduler-side entries go quiet.
+func TestOptions(t *testing.T) {
+	lines := func(ds []analyzer.Diagnostic) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, fmt.Sprintf("%s:%d", d.Path, d.Start.Line))
+		}
+		return out
+	}
+	all := lines(runOn(t, nil))
+	assert.Contains(t, all, "lookups.py:19")
+	threadsOnly := lines(runOn(t, &Options{EntryPatterns: []string{}}))
+	assert.Equal(t, []string{"nested.py:33", "nested.py:61", "workers.py:22", "workers.py:32"}, threadsOnly)
+	withEntry := lines(runOn(t, &Options{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}))
+	assert.Contains(t, withEntry, "lookups.py:19")
+	assert.Len(t, withEntry, 5)
+
+	assert.Error(t, (&Options{EntryPatterns: []string{"send_["}}).Validate())
+	assert.NoError(t, DefaultOptions().Validate())
+}

@@ -1,0 +1,143 @@
+// Package peerpublish is SGL003 peer-published-before-init: a peer object
+// stored into a table that transfer threads read, while the function that
+// stores it still has initialisation to do on it.
+package peerpublish
+
+import (
+	_ "embed"
+	"fmt"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/peertable"
+	"github.com/sglint/sglint/rules/sendpath"
+)
+
+//go:embed doc.md
+var doc string
+
+// Record is the error record the rule derives from.
+const Record = "d0bf6111ca6909b6"
+
+// Rule SGL003 peer-published-before-init.
+var Rule = &analyzer.Rule{
+	ID:       "SGL003",
+	Name:     "peer-published-before-init",
+	Severity: analyzer.Warning,
+	Title:    "Peer stored in a table that send paths read before it is fully initialised",
+	Doc:      doc,
+	Record:   Record,
+	Options:  func() any { return DefaultOptions() },
+	Run:      run,
+}
+
+func run(pass *analyzer.Pass) error {
+	f := pass.File
+	ix := pass.Project.Index
+	if f.Model < 0 || ix == nil {
+		return nil
+	}
+	sum := ix.Summary(f.Model)
+	var paths *sendpath.Paths // built on the first store into a table
+	tables := peertable.New(ix)
+	graphs := map[syntax.NodeID]*cfg.Graph{}
+	for ui := range sum.Uses {
+		u := &sum.Uses[ui]
+		if !u.Self || u.Kind != pymodel.Mutate || u.Op != pymodel.MutSetItem || u.Func < 0 {
+			continue
+		}
+		fn := pymodel.FuncRef{File: f.Model, Func: u.Func}
+		self, cls := ix.SelfOf(fn)
+		if !cls.Valid() {
+			continue
+		}
+		// The table is the store's attribute path: look it up before
+		// reading the tree, which is parsed again only if needed.
+		tab := tables.Lookup(cls, u.Path)
+		if tab == nil {
+			continue
+		}
+		st, ok := storeOf(f.Tree(), u, self)
+		if !ok {
+			continue
+		}
+		if paths == nil {
+			paths = sendpath.Of(pass, options(pass).sendConfig())
+		}
+		reader, ok := sendReader(ix, paths, tab)
+		if !ok {
+			continue
+		}
+		def := ix.Func(fn).Def
+		steps := initSteps(ix, f.Tree(), fn, def, st.obj)
+		if len(steps) == 0 {
+			continue
+		}
+		g := graphs[def]
+		if g == nil {
+			g = cfg.New(f.Tree(), def)
+			graphs[def] = g
+		}
+		for _, s := range steps {
+			if s.node == st.node || !reachesAfter(g, st.node, s.node, st.obj) {
+				continue
+			}
+			report(pass, paths, st, s, reader)
+			break
+		}
+	}
+	return nil
+}
+
+// sendReader returns a read of the table in a function on a send path,
+// for the message: preferably one a transfer thread reaches, then the one
+// with the shortest chain from its entry.
+func sendReader(ix *pymodel.Index, paths *sendpath.Paths, tab *peertable.Table) (pymodel.UseRef, bool) {
+	var best pymodel.UseRef
+	bestRank, found := 0, false
+	for _, u := range tab.Uses {
+		use := ix.Use(u)
+		if use.Kind != pymodel.Read || use.Func < 0 {
+			continue
+		}
+		fn := pymodel.FuncRef{File: u.File, Func: use.Func}
+		chain := paths.Chain(fn)
+		if len(chain) == 0 {
+			continue
+		}
+		rank := len(chain)
+		if e, ok := paths.EntryOf(chain[0].Func); !ok || e.Kind != sendpath.Thread {
+			rank += 1 << 16
+		}
+		if !found || rank < bestRank {
+			best, bestRank, found = u, rank, true
+		}
+	}
+	return best, found
+}
+
+func report(pass *analyzer.Pass, paths *sendpath.Paths, st store, s step, reader pymodel.UseRef) {
+	ix := pass.Project.Index
+	t := pass.File.Tree()
+	readerFn := pymodel.FuncRef{File: reader.File, Func: ix.Use(reader).Func}
+	msg := fmt.Sprintf("`%s` is published before it is fully initialised: it goes into `self.%s`, "+
+		"which send path `%s` reads from another thread, and then %s; "+
+		"a transfer in between, or after that step raises, finds a half-built peer (record %s). "+
+		"Prepare `%s` completely first and store it last, removing it again if a step fails",
+		st.obj, st.table, paths.ShortName(readerFn), s.what, Record, st.obj)
+	related := []analyzer.Related{analyzer.RelatedAt(pass.File, s.node, "initialised further here, after it is published")}
+	if f := paths.File(reader.File); f != nil {
+		at := ix.Use(reader).At
+		related = append(related, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
+			Message: fmt.Sprintf("send path `%s` reads the table", paths.ShortName(readerFn))})
+	}
+	pass.Report(analyzer.Diagnostic{
+		Start:    t.Start(st.node),
+		End:      t.End(st.node),
+		Message:  msg,
+		Function: syntax.QualName(t, st.node),
+		Related:  related,
+	})
+}

@@ -1,0 +1,88 @@
+package peerpublish
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/analysistest"
+)
+
+const fixtures = "../../testdata/rules/sgl003"
+
+func TestFixtures(t *testing.T) {
+	analysistest.Run(t, fixtures, Rule)
+}
+
+// runOn runs SGL003 on the fixtures with opts (nil: defaults).
+func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
+	t.Helper()
+	var inputs []analyzer.Input
+	err := filepath.WalkDir(fixtures, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return err
+		}
+		rel, _ := filepath.Rel(fixtures, p)
+		inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: p, Report: true})
+		return nil
+	})
+	require.NoError(t, err)
+	sort.Slice(inputs, func(i, j int) bool { return inputs[i].Path < inputs[j].Path })
+	o := analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: fixtures}
+	if opts != nil {
+		o.RuleOptions = map[string]any{Rule.ID: opts}
+	}
+	res := analyzer.Run(inputs, o)
+	require.Empty(t, res.Problems)
+	return res.Diagnostics
+}
+
+func TestMessageAndRelated(t *testing.T) {
+	var d *analyzer.Diagnostic
+	ds := runOn(t, nil)
+	for i := range ds {
+		if ds[i].Path == "peers.py" && ds[i].Start.Line == 41 {
+			d = &ds[i]
+		}
+	}
+	require.NotNil(t, d)
+	assert.Equal(t, analyzer.Warning, d.Severity())
+	assert.Equal(t, Record, d.Record)
+	assert.Equal(t, "Registrar.add_peer_early", d.Function)
+	assert.Equal(t, "`layout` is published before it is fully initialised: it goes into `self.peer_layouts`, "+
+		"which send path `Registrar.transfer_worker` reads from another thread, and then "+
+		"`self._prepare(layout)` still stores `dest_kind`, `segments` on it; a transfer in between, "+
+		"or after that step raises, finds a half-built peer (record d0bf6111ca6909b6). "+
+		"Prepare `layout` completely first and store it last, removing it again if a step fails", d.Message)
+	var rel []string
+	for _, r := range d.Related {
+		rel = append(rel, fmt.Sprintf("%s:%d:%d %s", r.Path, r.Line, r.Column, r.Message))
+	}
+	assert.Equal(t, []string{
+		"peers.py:43:9 initialised further here, after it is published",
+		"peers.py:102:36 send path `Registrar.transfer_worker` reads the table",
+	}, rel)
+}
+
+// A configured entry makes the table it reads a peer table on a send path.
+func TestOptions(t *testing.T) {
+	has := func(ds []analyzer.Diagnostic, path string, line int) bool {
+		for _, d := range ds {
+			if d.Path == path && d.Start.Line == line {
+				return true
+			}
+		}
+		return false
+	}
+	assert.False(t, has(runOn(t, nil), "peers.py", 92), "debug_index is read only by describe")
+	assert.True(t, has(runOn(t, &Options{Entries: []string{"Registrar.describe"}}), "peers.py", 92))
+	assert.Error(t, (&Options{EntryPatterns: []string{"["}}).Validate())
+	assert.NoError(t, DefaultOptions().Validate())
+}

@@ -1,0 +1,147 @@
+// Package peertable finds peer tables: dict attributes of a class that the
+// class's methods fill by key (`self.peers[name] = info`) and look up by
+// key, the shape SGL003 and SGL004 reason about.
+//
+// An attribute is a table of class C when, over C, its project bases and
+// its project subclasses (one object may run methods of all of them):
+//   - every assignment to it (and every class-body value) is an empty dict
+//     whose missing keys raise: `{}`, `dict()`, `OrderedDict()`. A
+//     `defaultdict(...)` never raises on a subscript and an attribute that
+//     is sometimes something else is not understood, so neither is a table;
+//   - some method writes it by key: `self.T[k] = v` or `self.T.setdefault(k, v)`.
+//
+// Whether send paths read the table is the rules' business (rules/sendpath).
+package peertable
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/pymodel"
+)
+
+// Table is one peer table of a class family.
+type Table struct {
+	Attr string
+	// Inits are the assignments (and class-body values) that create it.
+	Inits []pymodel.AttrSite
+	// Writes are the by-key stores, Uses every use of `self.<Attr>` (writes
+	// included) in the methods of the family, in index order.
+	Writes []pymodel.UseRef
+	Uses   []pymodel.UseRef
+}
+
+// Finder answers table queries on one project index and remembers the
+// answers. It is not safe for concurrent use: make one per goroutine (per
+// pass).
+type Finder struct {
+	ix   *pymodel.Index
+	memo map[key]*Table
+}
+
+type key struct {
+	class pymodel.ClassRef
+	attr  string
+}
+
+// New returns a Finder over ix.
+func New(ix *pymodel.Index) *Finder {
+	return &Finder{ix: ix, memo: map[key]*Table{}}
+}
+
+// Lookup returns the table attr of instances of class c, or nil when attr
+// is not a table of c (see the package comment).
+func (f *Finder) Lookup(c pymodel.ClassRef, attr string) *Table {
+	if !c.Valid() || attr == "" || strings.ContainsAny(attr, ".[") {
+		return nil
+	}
+	k := key{c, attr}
+	if t, ok := f.memo[k]; ok {
+		return t
+	}
+	t := f.find(c, attr)
+	f.memo[k] = t
+	return t
+}
+
+func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
+	ix := f.ix
+	t := &Table{Attr: attr}
+	seenUse := map[pymodel.UseRef]bool{}
+	seenSite := map[pymodel.AttrSite]bool{}
+	for _, member := range family(ix, c) {
+		info := ix.Attr(member, attr)
+		for _, site := range info.Assigns {
+			if seenSite[site] {
+				continue
+			}
+			seenSite[site] = true
+			if !raisingEmptyDict(ix, site) {
+				return nil
+			}
+			t.Inits = append(t.Inits, site)
+		}
+		for _, u := range ix.SelfUses(member, attr) {
+			if seenUse[u] {
+				continue
+			}
+			seenUse[u] = true
+			t.Uses = append(t.Uses, u)
+			use := ix.Use(u)
+			if use.Kind == pymodel.Mutate && (use.Op == pymodel.MutSetItem || use.Op == pymodel.MutSetdefault) {
+				t.Writes = append(t.Writes, u)
+			}
+		}
+	}
+	if len(t.Inits) == 0 || len(t.Writes) == 0 {
+		return nil
+	}
+	less := func(a, b pymodel.UseRef) int {
+		if a.File != b.File {
+			return int(a.File - b.File)
+		}
+		return int(a.Use - b.Use)
+	}
+	slices.SortFunc(t.Uses, less)
+	slices.SortFunc(t.Writes, less)
+	return t
+}
+
+// raisingEmptyDict reports an assignment or class-body value that is an
+// empty dict whose subscripts raise KeyError.
+func raisingEmptyDict(ix *pymodel.Index, site pymodel.AttrSite) bool {
+	if site.Field >= 0 {
+		fd := &ix.Class(site.Class).Fields[site.Field]
+		return fd.Value == pymodel.ValueEmptyDict && !isDefaultDict(calleeOf(fd.ValueText))
+	}
+	u := ix.Use(site.Use)
+	return u.Value == pymodel.ValueEmptyDict && !isDefaultDict(u.Ref)
+}
+
+// calleeOf is the callee text of a call written as text ("defaultdict(list)").
+func calleeOf(text string) string {
+	if i := strings.IndexByte(text, '('); i >= 0 {
+		return strings.TrimSpace(text[:i])
+	}
+	return ""
+}
+
+func isDefaultDict(callee string) bool {
+	return callee == "defaultdict" || strings.HasSuffix(callee, ".defaultdict")
+}
+
+// family is c, then its project subclasses (transitively), in a stable
+// order; each member's MRO brings in the bases.
+func family(ix *pymodel.Index, c pymodel.ClassRef) []pymodel.ClassRef {
+	out := []pymodel.ClassRef{c}
+	seen := map[pymodel.ClassRef]bool{c: true}
+	for i := 0; i < len(out); i++ {
+		for _, sub := range ix.Subclasses(out[i]) {
+			if !seen[sub] {
+				seen[sub] = true
+				out = append(out, sub)
+			}
+		}
+	}
+	return out
+}

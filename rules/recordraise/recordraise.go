@@ -1,0 +1,191 @@
+// Package recordraise is SGL010 record-raise-reachable: for every error
+// record loaded (--records, `records = [...]`), an entry point that
+// reaches one of the record's raise sites through the call graph, with
+// nothing on the way that fails only the current request and no check
+// that excludes the raising condition, can fail with the record's error.
+//
+// How it decides, per raise site (see package records for the sites):
+//   - the raising function must be on a send path (rules/sendpath): an
+//     outermost entry (send entries by name, thread and executor targets,
+//     configured entries) reaches it; the search goes up the callers on
+//     send paths, breadth first, to each outermost entry;
+//   - along each call chain, from the entry down, the facts that hold at
+//     each call (package facts: checks that dominate the call) become the
+//     callee's entry facts, translated through the call's bindings (the
+//     receiver to self, arguments to parameters). If the facts at the
+//     raise then contradict each other (the entry checked `self.descs` and
+//     returned when empty, the raise needs it empty), the chain is gated;
+//   - a call inside an except clause that catches the record's class and
+//     does not raise again on every path keeps the error in (the handler
+//     fails the current request); so does such a handler around the raise;
+//   - a chain that is reached, not gated and not handled is a finding, at
+//     the entry's call into the chain (at the raise when the entry raises
+//     itself), once per call and record.
+package recordraise
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/records"
+	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
+)
+
+//go:embed doc.md
+var doc string
+
+// Options of SGL010 ([tool.sglint.rules.SGL010]).
+type Options struct {
+	// EntryPatterns are shell patterns on function names that make send
+	// entries; nil means sendpath.DefaultPatterns.
+	EntryPatterns []string `toml:"entry-patterns"`
+	// Entries are functions treated as entries, by (a tail of) their
+	// qualified name.
+	Entries []string `toml:"entries"`
+}
+
+// Rule SGL010 record-raise-reachable.
+var Rule = &analyzer.Rule{
+	ID:             "SGL010",
+	Name:           "record-raise-reachable",
+	Severity:       analyzer.Warning,
+	Title:          "An entry point can fail with a recorded production error",
+	Doc:            doc,
+	RelatedIsChain: true,
+	Options:        func() any { return &Options{} },
+	Run:            run,
+}
+
+// key memoises the project-wide search per configuration.
+type key struct{ patterns, entries string }
+
+func run(pass *analyzer.Pass) error {
+	proj := pass.Project
+	if proj.Records.Len() == 0 || len(proj.RaiseSites) == 0 || proj.Index == nil {
+		return nil
+	}
+	cfg := sendpath.Config{}
+	if o, ok := pass.Options().(*Options); ok && o != nil {
+		cfg.Patterns, cfg.Entries = o.EntryPatterns, o.Entries
+	}
+	k := key{strings.Join(cfg.Patterns, "\x00"), strings.Join(cfg.Entries, "\x00")}
+	if cfg.Patterns == nil {
+		k.patterns = "\x01default"
+	}
+	v := proj.Shared(k, func() any {
+		return findings(proj, sendpath.OfProject(proj, cfg))
+	})
+	fs, _ := v.([]finding)
+	if len(fs) == 0 {
+		return nil
+	}
+	paths := sendpath.OfProject(proj, cfg)
+	for i := range fs {
+		if fs[i].File == pass.File {
+			report(pass, paths, &fs[i])
+		}
+	}
+	return nil
+}
+
+func report(pass *analyzer.Pass, paths *sendpath.Paths, f *finding) {
+	t := pass.File.Tree()
+	d := analyzer.Diagnostic{
+		Start:    t.Start(f.Node),
+		End:      t.End(f.Node),
+		Message:  message(paths, f),
+		Function: syntax.QualName(t, f.Node),
+		Record:   f.Record.ID,
+		Related:  related(paths, f),
+	}
+	pass.Report(d)
+}
+
+// message says what can escape, from where, under which condition, why
+// it matters, and what the record advises.
+func message(paths *sendpath.Paths, f *finding) string {
+	ix := paths.Index()
+	r := f.Record
+	var b strings.Builder
+	raised := fmt.Sprintf("%s(%q)", r.ErrorClass, f.Site.Template.String())
+	entry := fmt.Sprintf("%s `%s`", f.Entry.Kind, ix.Func(f.Entry.Func).QualName)
+	if len(f.Chain) == 0 {
+		fmt.Fprintf(&b, "%s raises %s%s", entry, raised, condition(f))
+	} else {
+		fmt.Fprintf(&b, "%s from `%s` can escape %s through this call%s", raised, ix.Func(f.Raise).QualName, entry, condition(f))
+	}
+	b.WriteString(": no check on the way excludes it and no handler fails just the request, so ")
+	switch f.Entry.Kind {
+	case sendpath.Thread:
+		b.WriteString("the thread ends instead of one request failing")
+	case sendpath.Executor:
+		b.WriteString("the whole task fails instead of one request")
+	default:
+		b.WriteString("the caller fails instead of one request")
+	}
+	fmt.Fprintf(&b, " (record %s", r.ID)
+	if r.Slug != "" {
+		b.WriteString(" " + r.Slug)
+	}
+	b.WriteString(")")
+	if tip := strings.TrimSpace(r.FirstTip()); tip != "" {
+		b.WriteString("; hint: " + strings.TrimSuffix(tip, "."))
+	}
+	return b.String()
+}
+
+// condition is " when X" in the entry's names, else the raise's own
+// tests; "" when the raise is under no test sglint can read.
+func condition(f *finding) string {
+	if len(f.Cond) > 0 {
+		parts := make([]string, 0, len(f.Cond))
+		for _, c := range f.Cond {
+			parts = append(parts, describe(c))
+		}
+		return " when " + strings.Join(parts, " and ")
+	}
+	t := f.Site.File.Tree()
+	if text := records.CondText(t, f.Site.Conds); text != "" {
+		return " when `" + text + "`"
+	}
+	return ""
+}
+
+// related walks the chain: the entry, each call after the reported one,
+// and the raise.
+func related(paths *sendpath.Paths, f *finding) []analyzer.Related {
+	ix := paths.Index()
+	var out []analyzer.Related
+	if ef := paths.File(f.Entry.Func.File); ef != nil {
+		at := ix.Func(f.Entry.Func).NameAt
+		out = append(out, analyzer.Related{Path: ef.Path, Line: int(at.Line), Column: int(at.Col),
+			Message: fmt.Sprintf("%s `%s`", f.Entry.Kind, ix.Func(f.Entry.Func).QualName)})
+	}
+	for i, site := range f.Chain {
+		cf := paths.File(site.File)
+		if cf == nil {
+			continue
+		}
+		callee := f.Raise
+		if i+1 < len(f.Chain) {
+			callee = pymodel.FuncRef{File: f.Chain[i+1].File, Func: ix.Call(f.Chain[i+1]).Func}
+		}
+		at := ix.Call(site).At
+		out = append(out, analyzer.Related{Path: cf.Path, Line: int(at.Line), Column: int(at.Col),
+			Message: fmt.Sprintf("calls `%s`", ix.Func(callee).QualName)})
+	}
+	s := f.Site
+	t := s.File.Tree()
+	pos := t.Start(s.Stmt)
+	msg := fmt.Sprintf("raises %s", f.Record.ErrorClass)
+	if text := records.CondText(t, s.Conds); text != "" {
+		msg += " when `" + text + "`"
+	}
+	out = append(out, analyzer.Related{Path: s.File.Path, Line: pos.Line, Column: pos.Column,
+		Message: msg + " (record " + f.Record.ID + ")"})
+	return out
+}

@@ -1,0 +1,85 @@
+package recordraise_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/records"
+	"github.com/sglint/sglint/rules/recordraise"
+)
+
+func testdata(parts ...string) string {
+	return filepath.Join(append([]string{"..", "..", "testdata"}, parts...)...)
+}
+
+func load(t *testing.T, paths ...string) *records.Set {
+	t.Helper()
+	set, err := records.Load(paths...)
+	require.NoError(t, err)
+	return set
+}
+
+// The own fixture records against testdata/rules/sgl010 (see its README).
+func TestOwnRecords(t *testing.T) {
+	set := load(t, testdata("records", "own"), testdata("records", "jsonl", "records.jsonl"))
+	res := analysistest.RunWith(t, testdata("rules", "sgl010"), analyzer.Options{Records: set}, recordraise.Rule)
+	require.NotNil(t, res)
+	require.Len(t, res.Diagnostics, 5)
+
+	// One message and chain in full: what, from where, when, why, the
+	// record and its first prevention tip.
+	d := res.Diagnostics[0]
+	assert.Equal(t, "a1f0c0de00000002", d.Record)
+	assert.Equal(t, "PlanSender.send_window_fast", d.Function)
+	assert.Equal(t, "ValueError(\"Remote window is not registered\") from `PlanSender._window_for` can escape "+
+		"send entry `PlanSender.send_window_fast` through this call when `peer` is not in `self.remote_windows`: "+
+		"no check on the way excludes it and no handler fails just the request, so the caller fails instead of one request "+
+		"(record a1f0c0de00000002 remote-window-not-registered); "+
+		"hint: Check the peer is registered before sending, in every send entry", d.Message)
+	assert.Equal(t, []analyzer.Related{
+		{Path: "plans.py", Line: 53, Column: 9, Message: "send entry `PlanSender.send_window_fast`"},
+		{Path: "plans.py", Line: 54, Column: 35, Message: "calls `PlanSender._window_for`"},
+		{Path: "plans.py", Line: 45, Column: 13, Message: "raises ValueError when `peer not in self.remote_windows` (record a1f0c0de00000002)"},
+	}, d.Related)
+	assert.Contains(t, res.Diagnostics[1].Message, "so the thread ends instead of one request failing")
+}
+
+// The seed records applied to the SGL001 and SGL002 fixtures.
+func TestSeedRecords(t *testing.T) {
+	set := load(t, testdata("records", "seed"))
+	for _, dir := range []string{"sgl001", "sgl002"} {
+		res := analysistest.RunWith(t, testdata("rules", dir), analyzer.Options{Records: set}, recordraise.Rule)
+		require.NotNil(t, res)
+	}
+}
+
+// Entry patterns and entries come from the rule's options; thread targets
+// are entries whatever they say. Without records the rule does nothing.
+func TestOptionsAndNoRecords(t *testing.T) {
+	dir := testdata("rules", "sgl010")
+	src, err := os.ReadFile(filepath.Join(dir, "plans.py"))
+	require.NoError(t, err)
+	in := []analyzer.Input{{Path: "plans.py", Src: src, Report: true}}
+	set := load(t, testdata("records", "own"), testdata("records", "jsonl", "records.jsonl"))
+	lines := func(res *analyzer.Result) []int {
+		var out []int
+		for _, d := range res.Diagnostics {
+			out = append(out, d.Start.Line)
+		}
+		return out
+	}
+	opts := &recordraise.Options{EntryPatterns: []string{}, Entries: []string{"PlanSender.send_ring"}}
+	for _, jobs := range []int{1, 3} {
+		res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}, Records: set, Jobs: jobs,
+			RuleOptions: map[string]any{"SGL010": opts}})
+		assert.Equal(t, []int{80, 107}, lines(res), "the thread target and the configured entry")
+	}
+	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}})
+	assert.Empty(t, res.Diagnostics)
+}
