@@ -1,0 +1,194 @@
+// Package cache keeps sglint's per-file results on disk between runs, in
+// .sglint_cache/ at the project root: a content-checked key-value store
+// (Store) and the binary codec its values are written with (Marshal).
+//
+// An entry is one file, written to a temporary name in its directory and
+// renamed into place, so readers see a whole entry or none, and concurrent
+// runs are safe (the last writer wins; both wrote valid entries). An entry
+// carries a magic number, the format version, the key it was written for,
+// its length and a SHA-256 of its payload; one that fails any check (a
+// torn write, a disk error, a file copied from elsewhere, an older sglint)
+// reads as absent and is rewritten. Entries live under a directory named
+// for the engine (the sglint executable's build ID), so an upgrade starts
+// a fresh directory; directories of other engines unused for a week are
+// removed when a store is opened.
+package cache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// formatVersion changes when the entry layout changes.
+const formatVersion = 1
+
+var magic = [8]byte{'S', 'G', 'L', 'C', 'A', 'C', 'H', 'E'}
+
+// headerSize: magic, version (4), key (32), payload length (8), SHA-256 (32).
+const headerSize = 8 + 4 + 32 + 8 + 32
+
+// Key names an entry: a hash of everything its value depends on.
+type Key [32]byte
+
+// NewKey hashes parts, each length-prefixed so that no two lists of parts
+// collide.
+func NewKey(parts ...[]byte) Key {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write(p)
+	}
+	var k Key
+	h.Sum(k[:0])
+	return k
+}
+
+func (k Key) String() string { return hex.EncodeToString(k[:]) }
+
+// Store is a cache directory for one engine. It is safe for concurrent use
+// by goroutines and by processes.
+type Store struct {
+	root string // the cache directory (.sglint_cache)
+	dir  string // root/v<format>-<engine>
+}
+
+// staleAfter is how long the directory of another engine is kept.
+const staleAfter = 7 * 24 * time.Hour
+
+// Open returns the store of engine (an identifier of the sglint build,
+// see EngineID) under root, creating root with a CACHEDIR.TAG and a
+// .gitignore that ignores everything. It also removes the directories of
+// other engines that no run has used for a week.
+func Open(root, engine string) (*Store, error) {
+	if engine == "" || strings.ContainsAny(engine, `/\`) {
+		return nil, fmt.Errorf("cache: bad engine id %q", engine)
+	}
+	s := &Store{root: root, dir: filepath.Join(root, fmt.Sprintf("v%d-%s", formatVersion, engine))}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	writeIfMissing(filepath.Join(root, "CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55\n"+
+		"# This file is a cache directory tag created by sglint.\n"+
+		"# For information about cache directory tags see https://bford.info/cachedir/\n")
+	writeIfMissing(filepath.Join(root, ".gitignore"), "# Created by sglint.\n*\n")
+	now := time.Now()
+	_ = os.Chtimes(s.dir, now, now) // marks this engine's directory as in use
+	s.prune(now)
+	return s, nil
+}
+
+// Dir is the directory holding this engine's entries.
+func (s *Store) Dir() string { return s.dir }
+
+func writeIfMissing(path, content string) {
+	if _, err := os.Lstat(path); err == nil {
+		return
+	}
+	_ = writeAtomic(path, []byte(content))
+}
+
+// prune removes other engines' directories unused for staleAfter.
+func (s *Store) prune(now time.Time) {
+	ents, err := os.ReadDir(s.root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(s.root, e.Name())
+		if !e.IsDir() || p == s.dir || !strings.HasPrefix(e.Name(), "v") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleAfter {
+			_ = os.RemoveAll(p)
+		}
+	}
+}
+
+func (s *Store) path(k Key) string {
+	h := k.String()
+	return filepath.Join(s.dir, h[:2], h[2:])
+}
+
+// Get returns the payload stored under k, or nil if there is none or the
+// entry fails a check (see the package documentation).
+func (s *Store) Get(k Key) []byte {
+	b, err := os.ReadFile(s.path(k))
+	if err != nil {
+		return nil
+	}
+	p, err := decodeEntry(b, k)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// errBadEntry is an entry that fails a check.
+var errBadEntry = errors.New("cache: bad entry")
+
+func decodeEntry(b []byte, k Key) ([]byte, error) {
+	if len(b) < headerSize || !bytes.Equal(b[:8], magic[:]) ||
+		binary.LittleEndian.Uint32(b[8:12]) != formatVersion || !bytes.Equal(b[12:44], k[:]) {
+		return nil, errBadEntry
+	}
+	n := binary.LittleEndian.Uint64(b[44:52])
+	payload := b[headerSize:]
+	if n != uint64(len(payload)) {
+		return nil, errBadEntry
+	}
+	sum := sha256.Sum256(payload)
+	if !bytes.Equal(sum[:], b[52:84]) {
+		return nil, errBadEntry
+	}
+	return payload, nil
+}
+
+// Put stores payload under k, replacing any entry atomically.
+func (s *Store) Put(k Key, payload []byte) error {
+	b := make([]byte, headerSize, headerSize+len(payload))
+	copy(b, magic[:])
+	binary.LittleEndian.PutUint32(b[8:], formatVersion)
+	copy(b[12:], k[:])
+	binary.LittleEndian.PutUint64(b[44:], uint64(len(payload)))
+	sum := sha256.Sum256(payload)
+	copy(b[52:], sum[:])
+	b = append(b, payload...)
+	path := s.path(k)
+	err := writeAtomic(path, b)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			err = writeAtomic(path, b)
+		}
+	}
+	return err
+}
+
+// writeAtomic writes b to a temporary file next to path and renames it
+// over path.
+func writeAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
+}
