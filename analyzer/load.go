@@ -11,13 +11,12 @@ import (
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
-// load reads and parses one input. Files that cannot be Python source are
-// skipped with a warning rather than parsed into noise: a NUL byte (binary
-// data; CPython refuses such source too) or a size over maxSize. Invalid
-// UTF-8 is parsed anyway and left to SGL000, which reports where it is.
-// The tree is parsed into the memory of scratch (see ParseReusing) when it
-// is not nil.
-func load(parser *syntax.Parser, scratch *syntax.Tree, in Input, maxSize int64, ws *workerStats) (*File, *Problem) {
+// readSource reads one input and checks that it can be Python source.
+// Files that cannot be are skipped with a warning rather than parsed into
+// noise: a NUL byte (binary data; CPython refuses such source too) or a
+// size over maxSize. Invalid UTF-8 is parsed anyway and left to SGL000,
+// which reports where it is. Lone carriage returns are read as line feeds.
+func readSource(in Input, maxSize int64, ws *workerStats) ([]byte, *Problem) {
 	src := in.Src
 	if src == nil {
 		t0 := time.Now()
@@ -41,13 +40,7 @@ func load(parser *syntax.Parser, scratch *syntax.Tree, in Input, maxSize int64, 
 		return nil, &Problem{Path: in.Path, Warning: true,
 			Message: fmt.Sprintf("binary file (NUL byte at %d:%d), skipped", pos.Line, pos.Column)}
 	}
-	tree, err := parser.ParseReusing(loneCRToLF(src), scratch)
-	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: err.Error()}
-	}
-	f := &File{Path: in.Path, Abs: in.Abs, Report: in.Report, src: tree.Src}
-	f.tree.Store(tree)
-	return f, nil
+	return loneCRToLF(src), nil
 }
 
 // loneCRToLF returns src with each carriage return that does not start a

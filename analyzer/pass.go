@@ -38,6 +38,11 @@ type File struct {
 	// trees parses files whose tree is not in memory; nil for a File built
 	// outside Run (it then parses with a parser of its own).
 	trees *treeLoader
+	// hash is the SHA-256 of src (computed when the run has a cache).
+	hash [32]byte
+	// pending is the cached model entry whose summary is decoded only if
+	// the project index is needed.
+	pending *modelEntry
 }
 
 // Tree returns the file's syntax tree. Trees are not all kept in memory

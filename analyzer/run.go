@@ -1,12 +1,14 @@
 package analyzer
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
 
+	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
@@ -69,6 +71,9 @@ type Options struct {
 	// Records are error records whose raise sites are found in every
 	// loaded file while it is loaded (Project.RaiseSites).
 	Records *records.Set
+	// Cache keeps per-file results between runs; nil runs without. See
+	// cached.go for what is kept and when it is reused.
+	Cache *cache.Store
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -89,15 +94,107 @@ type Result struct {
 
 // Run loads every input, then runs the rules on the files to report on.
 //
-// Phase 1 (a pool of opts.Jobs workers, one parser each) reads, parses and
-// summarises every file, finds the records' raise sites, and on the files
-// to report on runs the file-local rules (Rule.Local) and reads the
-// suppression comments, while the tree is at hand. Then the summaries are
-// linked into the project index. Phase 2 (the same pool) runs the other
-// rules on the files to report on; they get trees through File.Tree.
-// Phase 3 applies suppressions and sorts. Results land in per-input slots,
-// so the outcome does not depend on scheduling.
+// Phase 1 (a pool of opts.Jobs workers, one parser each) reads every file
+// and, unless the cache has its results, parses and summarises it, finds
+// the records' raise sites, and on the files to report on runs the
+// file-local rules (Rule.Local) and reads the suppression comments, while
+// the tree is at hand; the tree is then packed away (Options.KeepTrees).
+// Then the summaries are linked into the project index, and phase 2 (the
+// same pool) runs the other rules on the files to report on, reading
+// trees through File.Tree; both are skipped when the cache has all their
+// findings. Phase 3 applies suppressions and sorts. Results land in
+// per-input slots, so the outcome does not depend on scheduling.
 func Run(inputs []Input, opts Options) *Result {
+	r := newRunner(inputs, opts)
+	defer r.trees.close()
+
+	start := time.Now()
+	parallel(len(inputs), r.jobs, func(next <-chan int) {
+		w := r.newWorker()
+		defer w.close()
+		for i := range next {
+			r.load(w, i)
+		}
+	})
+	syntax.ReleaseMemory() // few trees are parsed from here on
+	r.stats.LoadWall = time.Since(start)
+
+	start = time.Now()
+	project := &Project{Root: r.root, Records: opts.Records}
+	for i, f := range r.files {
+		if f != nil {
+			project.Files = append(project.Files, f)
+			for _, s := range r.sites[i] {
+				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
+			}
+		}
+	}
+	r.stats.Files = len(project.Files)
+	var indexProblem *Problem
+	if r.needProject(project) {
+		r.decodeSummaries()
+		project.Index, indexProblem = buildIndex(project.Files)
+		project.Flow = newFlow(project.Index, project.Files)
+	}
+	r.stats.IndexWall = time.Since(start)
+
+	start = time.Now()
+	reparsed, unpacked, rebuildBusy := r.trees.reparse.Load(), r.trees.unpacked.Load(), r.trees.busy.Load()
+	parallel(len(inputs), r.jobs, func(next <-chan int) {
+		ws := newWorkerStats()
+		defer r.mergeStats(ws)
+		for i := range next {
+			f := r.files[i]
+			if f == nil || !f.Report {
+				continue
+			}
+			if r.projectRun[i] {
+				r.project[i] = checkFile(f, project, r.global, r.ruleOpts, &r.problems[i], ws)
+			}
+			r.save(i, indexProblem == nil, ws)
+		}
+	})
+	r.stats.CheckWall = time.Since(start)
+	r.stats.Reparsed = int(r.trees.reparse.Load() - reparsed)
+	r.stats.Unpacked = int(r.trees.unpacked.Load() - unpacked)
+	r.stats.Rebuild = time.Duration(r.trees.busy.Load() - rebuildBusy)
+
+	start = time.Now()
+	res := r.finish(project, indexProblem)
+	r.stats.FinishWall = time.Since(start)
+	return res
+}
+
+// runner holds a run's per-input slots; workers write only their own
+// inputs' slots.
+type runner struct {
+	inputs   []Input
+	opts     Options
+	jobs     int
+	maxSize  int64
+	root     string
+	local    []*Rule // file-local rules, run in phase 1
+	global   []*Rule // the others, run in phase 2
+	ruleOpts map[*Rule]any
+	trees    *treeLoader
+	cache    *runCache // nil: no cache
+
+	files      []*File
+	problems   [][]Problem
+	localDiags [][]Diagnostic
+	project    [][]Diagnostic // findings of the global rules
+	sets       []*noqa.Set
+	sites      [][]records.Site
+	found      []*findingsEntry // the cached findings entry of each input, if valid
+	localRan   []bool           // file-local rules ran this run (not from the cache)
+	projectRun []bool           // the global rules must run (their findings are not cached)
+	projectKey [32]byte
+
+	stats   *Stats
+	statsMu sync.Mutex
+}
+
+func newRunner(inputs []Input, opts Options) *runner {
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -106,156 +203,247 @@ func Run(inputs []Input, opts Options) *Result {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	files := make([]*File, len(inputs))
-	problems := make([][]Problem, len(inputs))
-	diags := make([][]Diagnostic, len(inputs))
-	sets := make([]*noqa.Set, len(inputs))
-	sites := make([][]records.Site, len(inputs))
-	stats := &Stats{Jobs: jobs}
-	var statsMu sync.Mutex
-	mergeStats := func(w *workerStats) {
-		statsMu.Lock()
-		defer statsMu.Unlock()
-		stats.merge(w)
-	}
-	local, global := splitRules(opts.Rules)
-	ruleOpts := ruleOptions(opts.Rules, opts.RuleOptions)
-	trees := &treeLoader{}
-	defer trees.close()
-
 	root := opts.Root
 	if root == "" {
 		root = rootOf(inputs)
 	}
+	n := len(inputs)
+	r := &runner{inputs: inputs, opts: opts, jobs: jobs, maxSize: maxSize, root: root,
+		ruleOpts: ruleOptions(opts.Rules, opts.RuleOptions), trees: &treeLoader{},
+		files: make([]*File, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
+		project: make([][]Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
+		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
+		stats: &Stats{Jobs: jobs}}
+	r.local, r.global = splitRules(opts.Rules)
+	r.cache = newRunCache(opts.Cache, opts.Rules, r.ruleOpts, opts.Records)
+	return r
+}
 
-	start := time.Now()
-	parallel(len(inputs), jobs, func(next <-chan int) {
-		parser := syntax.NewParser()
-		defer parser.Close()
-		ws := newWorkerStats()
-		defer mergeStats(ws)
-		defer func() { ws.parser = parser.Timing }()
-		var summarizer pymodel.Summarizer
-		// scratch is the last dropped tree, whose memory the next parse
-		// reuses: nothing refers to a tree once its file is done in phase 1.
-		var scratch *syntax.Tree
-		var packBuf []byte
-		for i := range next {
-			func() {
-				defer recoverInto(&problems[i], inputs[i].Path)
-				reuse := scratch
-				scratch = nil // not reused after a panic
-				f, prob := load(parser, reuse, inputs[i], maxSize, ws)
-				if prob != nil {
-					problems[i] = append(problems[i], *prob)
-					return
-				}
-				f.trees = trees
-				files[i] = f
-				t0 := time.Now()
-				summarize(&summarizer, f, root, &problems[i])
-				t1 := time.Now()
-				ws.summarize += t1.Sub(t0)
-				sites[i] = opts.Records.Find(f.Tree())
-				ws.records += time.Since(t1)
-				if f.Report {
-					diags[i] = checkFile(f, nil, local, ruleOpts, &problems[i], ws)
-					t0 := time.Now()
-					sets[i] = parseNoqa(f, &problems[i])
-					ws.noqa += time.Since(t0)
-				}
-				if !opts.KeepTrees {
-					t, t0 := f.tree.Load(), time.Now()
-					packBuf = f.packTree(packBuf)
-					ws.pack += time.Since(t0)
-					scratch = t
-				}
-			}()
-		}
-	})
-	syntax.ReleaseMemory() // few trees are parsed from here on
-	stats.LoadWall = time.Since(start)
+func (r *runner) mergeStats(w *workerStats) {
+	r.statsMu.Lock()
+	defer r.statsMu.Unlock()
+	r.stats.merge(w)
+}
 
-	start = time.Now()
-	project := &Project{Root: root, Records: opts.Records}
-	for i, f := range files {
-		if f != nil {
-			project.Files = append(project.Files, f)
-			for _, s := range sites[i] {
-				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
-			}
+// worker is one phase-1 goroutine's state, reused from file to file.
+type worker struct {
+	r          *runner
+	parser     *syntax.Parser
+	summarizer pymodel.Summarizer
+	ws         *workerStats
+	// scratch is the last dropped tree, whose memory the next parse reuses:
+	// nothing refers to a tree once its file is done in phase 1.
+	scratch *syntax.Tree
+	buf     []byte // packing and encoding space
+}
+
+func (r *runner) newWorker() *worker {
+	return &worker{r: r, parser: syntax.NewParser(), ws: newWorkerStats()}
+}
+
+func (w *worker) close() {
+	w.ws.parser = w.parser.Timing
+	w.parser.Close()
+	w.r.mergeStats(w.ws)
+}
+
+// load is phase 1 for input i.
+func (r *runner) load(w *worker, i int) {
+	in := r.inputs[i]
+	defer recoverInto(&r.problems[i], in.Path)
+	reuse := w.scratch
+	w.scratch = nil // not reused after a panic
+	src, prob := readSource(in, r.maxSize, w.ws)
+	if prob != nil {
+		r.problems[i] = append(r.problems[i], *prob)
+		return
+	}
+	f := &File{Path: in.Path, Abs: in.Abs, Report: in.Report, Model: -1, src: src, trees: r.trees}
+	f.Module, f.pkg = moduleOf(r.root, f)
+	r.files[i] = f
+
+	cached := r.cache != nil && f.Abs != "" && in.Src == nil // not standard input: the file on disk may differ
+	var me *modelEntry
+	if r.cache != nil {
+		t0 := time.Now()
+		f.hash = sha256.Sum256(src)
+		w.ws.hash += time.Since(t0)
+	}
+	if cached {
+		me = r.cache.loadModel(f, w.ws)
+		if f.Report {
+			r.found[i] = r.cache.loadFindings(f, w.ws)
 		}
 	}
-	stats.Files = len(project.Files)
-	ix, indexProblem := buildIndex(project.Files)
-	project.Index = ix
-	project.Flow = newFlow(ix, project.Files)
-	stats.IndexWall = time.Since(start)
+	fe := r.found[i]
+	if me != nil && (!f.Report || fe != nil && fe.LocalOK) {
+		if sites, ok := me.sites(r.opts.Records); ok {
+			f.pending = me // decoded if the index is needed
+			r.sites[i] = sites
+			if f.Report {
+				r.sets[i] = me.noqaSet(f.Path)
+				r.localDiags[i], _ = r.cache.diags(fe.Local)
+			}
+			w.ws.cached++
+			return
+		}
+	}
 
-	start = time.Now()
-	reparsed, unpacked, rebuildBusy := trees.reparse.Load(), trees.unpacked.Load(), trees.busy.Load()
+	tree, err := w.parser.ParseReusing(src, reuse)
+	if err != nil {
+		r.problems[i] = append(r.problems[i], Problem{Path: in.Path, Message: err.Error()})
+		return
+	}
+	f.tree.Store(tree)
+	t0 := time.Now()
+	summarize(&w.summarizer, f, &r.problems[i])
+	t1 := time.Now()
+	w.ws.summarize += t1.Sub(t0)
+	r.sites[i] = r.opts.Records.Find(tree)
+	t2 := time.Now()
+	w.ws.records += t2.Sub(t1)
+	var set *noqa.Set
+	if f.Report || cached {
+		set = parseNoqa(f, &r.problems[i])
+		w.ws.noqa += time.Since(t2)
+	}
+	if f.Report {
+		r.sets[i] = set
+		r.localDiags[i] = checkFile(f, nil, r.local, r.ruleOpts, &r.problems[i], w.ws)
+		r.localRan[i] = true
+	}
+	if cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i]) {
+		w.buf = r.cache.saveModel(f, set, r.sites[i], w.buf, w.ws)
+	}
+	if !r.opts.KeepTrees {
+		t0 := time.Now()
+		w.buf = f.packTree(w.buf)
+		w.ws.pack += time.Since(t0)
+		w.scratch = tree
+	}
+}
+
+// needProject decides which files the global rules must check: those to
+// report on whose findings the cache does not have for this very project.
+func (r *runner) needProject(p *Project) bool {
+	if r.cache != nil {
+		r.projectKey = projectKey(r.root, p.Files)
+	}
+	need := false
+	for i, f := range r.files {
+		if f == nil || !f.Report || len(r.global) == 0 {
+			continue
+		}
+		if fe := r.found[i]; fe != nil && fe.ProjectOK && fe.ProjectKey == r.projectKey {
+			r.project[i], _ = r.cache.diags(fe.Project)
+			r.stats.ProjectCached++
+			continue
+		}
+		r.projectRun[i] = true
+		need = true
+	}
+	return need
+}
+
+// decodeSummaries decodes the summaries that came from the cache, in
+// parallel; a summary that does not decode is computed again.
+func (r *runner) decodeSummaries() {
+	t0 := time.Now()
+	parallel(len(r.files), r.jobs, func(next <-chan int) {
+		var z pymodel.Summarizer
+		for i := range next {
+			f := r.files[i]
+			if f == nil || f.pending == nil {
+				continue
+			}
+			if s, ok := f.pending.summary(); ok {
+				f.Summary = s
+			} else {
+				summarize(&z, f, &r.problems[i])
+			}
+			f.pending = nil
+		}
+	})
+	r.stats.Decode = time.Since(t0)
+}
+
+// save writes input i's findings entry when this run computed some of its
+// findings and nothing went wrong with the file.
+func (r *runner) save(i int, indexOK bool, ws *workerStats) {
+	f := r.files[i]
+	if r.cache == nil || f.Abs == "" || r.inputs[i].Src != nil || !r.localRan[i] && !r.projectRun[i] || hasInternal(r.problems[i]) {
+		return
+	}
+	e := &findingsEntry{Content: f.hash, Path: f.Path, Module: f.Module, LocalOK: true,
+		Local: diagEntries(r.localDiags[i])}
+	switch {
+	case r.projectRun[i] && indexOK:
+		e.ProjectOK, e.ProjectKey, e.Project = true, r.projectKey, diagEntries(r.project[i])
+	case !r.projectRun[i] && len(r.global) == 0:
+		e.ProjectOK, e.ProjectKey = true, r.projectKey // nothing to find
+	case !r.projectRun[i]:
+		if fe := r.found[i]; fe != nil && fe.ProjectOK {
+			e.ProjectOK, e.ProjectKey, e.Project = true, fe.ProjectKey, fe.Project
+		}
+	}
+	r.cache.saveFindings(f, e, ws)
+}
+
+// finish is phase 3, sequential: a rule may report in another file than
+// the one it checks, so suppressions and line texts are looked up by path.
+func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
 	checked := 0
-	for _, f := range files {
+	for _, f := range r.files {
 		if f != nil && f.Report {
 			checked++
 		}
 	}
-	if len(global) > 0 {
-		parallel(len(inputs), jobs, func(next <-chan int) {
-			ws := newWorkerStats()
-			defer mergeStats(ws)
-			for i := range next {
-				if f := files[i]; f != nil && f.Report {
-					diags[i] = append(diags[i], checkFile(f, project, global, ruleOpts, &problems[i], ws)...)
-				}
-			}
-		})
-	}
-	stats.CheckWall = time.Since(start)
-	stats.Reparsed = int(trees.reparse.Load() - reparsed)
-	stats.Unpacked = int(trees.unpacked.Load() - unpacked)
-	stats.Rebuild = time.Duration(trees.busy.Load() - rebuildBusy)
-
-	// Phase 3, sequential: a rule may report in another file than the one it
-	// checks, so suppressions and line texts are looked up by path.
-	start = time.Now()
-	res := &Result{Files: checked, Stats: stats, RaiseSites: project.RaiseSites}
+	res := &Result{Files: checked, Stats: r.stats, RaiseSites: project.RaiseSites}
 	byPath := map[string]int{}
-	for i, f := range files {
+	for i, f := range r.files {
 		if f != nil {
 			if _, dup := byPath[f.Path]; !dup {
 				byPath[f.Path] = i
 			}
 		}
-		if sets[i] != nil {
-			res.Noqa = append(res.Noqa, sets[i])
+		if r.sets[i] != nil {
+			res.Noqa = append(res.Noqa, r.sets[i])
 		}
 	}
-	for i := range inputs {
-		res.Problems = append(res.Problems, problems[i]...)
+	for i := range r.inputs {
+		res.Problems = append(res.Problems, r.problems[i]...)
 	}
 	if indexProblem != nil {
 		res.Problems = append(res.Problems, *indexProblem)
 	}
 	var all []Diagnostic
-	for i := range inputs {
-		all = append(all, diags[i]...)
+	for i := range r.inputs {
+		all = append(all, r.localDiags[i]...)
+		all = append(all, r.project[i]...)
 	}
 	SortDiagnostics(all) // suppression usage is then recorded in output order
 	lines := lineIndex{}
 	for _, d := range all {
 		i, ok := byPath[d.Path]
 		if ok {
-			d.LineText = lines.text(files[i], d.Start.Line)
+			d.LineText = lines.text(r.files[i], d.Start.Line)
 		}
-		if ok && sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
+		if ok && r.sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
 			res.Suppressed++
 			continue
 		}
 		res.Diagnostics = append(res.Diagnostics, d)
 	}
-	stats.FinishWall = time.Since(start)
 	return res
+}
+
+func hasInternal(ps []Problem) bool {
+	for _, p := range ps {
+		if p.Internal {
+			return true
+		}
+	}
+	return false
 }
 
 // splitRules separates the file-local rules, run while files load, from
@@ -363,15 +551,18 @@ func rootOf(inputs []Input) string {
 	return discover.ProjectRoot(paths)
 }
 
-// summarize fills f's summary and module name. A panic in the model costs
-// the file its summary (an internal problem), not its rules.
-func summarize(z *pymodel.Summarizer, f *File, root string, problems *[]Problem) {
-	f.Model = -1
+// moduleOf is f's module name and whether it is a package's __init__.
+func moduleOf(root string, f *File) (string, bool) {
 	path := f.Abs
 	if path == "" {
 		path = f.Path
 	}
-	f.Module, f.pkg = pymodel.ModuleName(root, path)
+	return pymodel.ModuleName(root, path)
+}
+
+// summarize fills f's summary. A panic in the model costs the file its
+// summary (an internal problem), not its rules.
+func summarize(z *pymodel.Summarizer, f *File, problems *[]Problem) {
 	defer func() {
 		if v := recover(); v != nil {
 			f.Summary = nil

@@ -12,10 +12,14 @@ import (
 // two workers they may add up to twice its wall time.
 type Stats struct {
 	Jobs   int
-	Files  int   // files loaded (reported on or context)
-	Parsed int   // files parsed by this run (the others came from the cache)
-	Bytes  int64 // source bytes loaded
-	Nodes  int64 // syntax nodes of the files parsed
+	Files  int // files loaded (reported on or context)
+	Parsed int // files parsed by this run
+	Cached int // files whose summary and file-local results came from the cache
+	// ProjectCached counts files whose findings of the rules that read the
+	// project came from the cache (nothing in the project changed).
+	ProjectCached int
+	Bytes         int64 // source bytes loaded
+	Nodes         int64 // syntax nodes of the files parsed
 
 	// Phase 1, per file: read, parse, summarise.
 	LoadWall  time.Duration
@@ -25,6 +29,12 @@ type Stats struct {
 	Summarize time.Duration // project-model summaries (busy)
 	Records   time.Duration // finding the records' raise sites (busy)
 	Pack      time.Duration // packing the trees dropped after loading (busy)
+	Hash      time.Duration // hashing sources for the cache (busy)
+	CacheRead time.Duration // reading and decoding cache entries (busy)
+	// Decode is the wall time spent decoding cached summaries (when the
+	// project index is needed), part of IndexWall.
+	Decode     time.Duration
+	CacheWrite time.Duration // encoding and writing cache entries (busy)
 	// Linking the summaries into the project index.
 	IndexWall time.Duration
 	// File-local rules and suppression comments run in phase 1 too.
@@ -43,6 +53,8 @@ type Stats struct {
 // their phase ends, so the hot path takes no lock.
 type workerStats struct {
 	read, summarize, records, noqa, pack time.Duration
+	hash, cacheRead, cacheWrite          time.Duration
+	cached                               int
 	bytes                                int64
 	rules                                map[string]time.Duration
 	parser                               syntax.Timing
@@ -55,6 +67,10 @@ func (s *Stats) merge(w *workerStats) {
 	s.Summarize += w.summarize
 	s.Records += w.records
 	s.Pack += w.pack
+	s.Hash += w.hash
+	s.CacheRead += w.cacheRead
+	s.CacheWrite += w.cacheWrite
+	s.Cached += w.cached
 	s.Noqa += w.noqa
 	s.Bytes += w.bytes
 	s.Parse += w.parser.Parse

@@ -104,6 +104,26 @@ func (d *Directive) markUsed(ruleID string) {
 	d.used[ruleID] = true
 }
 
+// NewSet returns the set of the directives ds, in source order, as Parse
+// found them in an earlier run (the cache keeps them). Their usage starts
+// empty.
+func NewSet(path string, ds []*Directive) *Set {
+	s := &Set{Path: path, byLine: map[int][]*Directive{}}
+	for _, d := range ds {
+		s.add(d)
+	}
+	return s
+}
+
+func (s *Set) add(d *Directive) {
+	s.Directives = append(s.Directives, d)
+	if d.FileLevel {
+		s.fileLevel = append(s.fileLevel, d)
+	} else {
+		s.byLine[d.Start.Line] = append(s.byLine[d.Start.Line], d)
+	}
+}
+
 // Parse collects the directives in the comments of t.
 func Parse(t *syntax.Tree) *Set {
 	s := &Set{byLine: map[int][]*Directive{}}
@@ -118,20 +138,14 @@ func Parse(t *syntax.Tree) *Set {
 		}
 		base := t.StartByte(n)
 		for _, m := range scan(text) {
-			d := &Directive{
+			s.add(&Directive{
 				Start:     t.Pos(base + m.start),
 				End:       t.Pos(base + m.end),
 				Text:      text[m.start:m.end],
 				FileLevel: m.fileLevel,
 				Codes:     m.codes,
 				Invalid:   m.invalid,
-			}
-			s.Directives = append(s.Directives, d)
-			if d.FileLevel {
-				s.fileLevel = append(s.fileLevel, d)
-			} else {
-				s.byLine[d.Start.Line] = append(s.byLine[d.Start.Line], d)
-			}
+			})
 		}
 	}
 	return s

@@ -69,6 +69,7 @@ type checkOptions struct {
 	stdinFilename    string
 	addNoqa          bool
 	stats            bool
+	noCache          bool
 	records          pathFlag
 }
 
@@ -94,6 +95,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.stdinFilename, "stdin-filename", "", "")
 	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
 	fl.BoolVar(&o.stats, "stats", false, "")
+	fl.BoolVar(&o.noCache, "no-cache", false, "")
 	fl.Var(&o.records, "records", "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
@@ -154,7 +156,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cwd, _ := os.Getwd()
 	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
-		RuleOptions: cfg.RuleOptions, Records: recs})
+		RuleOptions: cfg.RuleOptions, Records: recs, Cache: openCache(o.noCache, set.root, stderr)})
 	t0 = time.Now()
 	if o.stats {
 		defer func() {

@@ -20,7 +20,17 @@ import (
 
 func TestMain(m *testing.M) {
 	Version = "0.0.0-test" // stable SARIF goldens
-	os.Exit(m.Run())
+	// One cache for the whole package, outside the source tree (a test
+	// checking testdata/ would otherwise write .sglint_cache at the
+	// repository root). Tests that run twice on a directory read it back.
+	dir, err := os.MkdirTemp("", "sglint-cli-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("SGLINT_CACHE_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 type outcome struct {

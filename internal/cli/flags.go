@@ -51,6 +51,8 @@ Flags:
                       read the source from standard input, as the file PATH
   --exit-zero         exit 0 even when there are findings
   -j, --jobs N        parallel workers (default: number of CPUs)
+  --no-cache          do not read or write the cache (.sglint_cache at the
+                      project root, or $SGLINT_CACHE_DIR)
   --stats             print the time of each stage of the run to stderr
   --version           print the version
   -h, --help          print this help

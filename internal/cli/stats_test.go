@@ -13,8 +13,8 @@ func TestStatsFlag(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "a.py", "def f(:\n")
 	putFile(t, dir, "b.py", "x = 1\n")
-	plain := runMain(t, dir, nil, ".")
-	o := runMain(t, dir, nil, "--stats", ".")
+	plain := runMain(t, dir, nil, "--no-cache", ".")
+	o := runMain(t, dir, nil, "--stats", "--no-cache", ".")
 	assert.Equal(t, plain.code, o.code)
 	assert.Equal(t, plain.stdout, o.stdout)
 	assert.True(t, strings.HasPrefix(o.stderr, "sglint: stats: 2 files, "), o.stderr)
@@ -24,4 +24,11 @@ func TestStatsFlag(t *testing.T) {
 	assert.Contains(t, o.stderr, "2 parsed")
 	assert.Contains(t, o.stderr, "SGL000")
 	assert.Contains(t, o.stderr, "peak RSS")
+
+	// With the cache: the first run fills it, the second reads it.
+	first := runMain(t, dir, nil, "--stats", ".")
+	assert.Contains(t, first.stderr, "2 parsed")
+	second := runMain(t, dir, nil, "--stats", ".")
+	assert.Equal(t, plain.stdout, second.stdout)
+	assert.Contains(t, second.stderr, "0 parsed (0 nodes), 2 from the cache")
 }
