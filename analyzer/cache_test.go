@@ -218,7 +218,7 @@ func TestCacheCorruption(t *testing.T) {
 		}
 		return nil
 	})
-	require.Len(t, entries, 8, "a model and a findings entry per file")
+	require.Len(t, entries, 3, "the models, summaries and findings bundles")
 	contents := map[string][]byte{}
 	for _, e := range entries {
 		contents[e], _ = os.ReadFile(e)

@@ -1,8 +1,13 @@
 package analyzer
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
@@ -14,16 +19,20 @@ import (
 
 // What the cache keeps, and when it is reused.
 //
-// Two entries per file on disk (Abs), both checked against the SHA-256 of
-// the file's content:
+// Three bundles per project root, each one cache entry (so a run reads and
+// writes a few files, not a few per source file), holding one record per
+// file on disk (by absolute path), each checked against the SHA-256 of the
+// file's content:
 //
-//   - the model entry, keyed by the path and the records: the file's
-//     summary, suppression comments and records' raise sites. They depend
-//     on the content alone (and the raise sites on the records).
-//   - the findings entry, keyed by the path and the configuration (rule
-//     selection, rule options, records): the findings of the file-local
-//     rules, which depend on the content alone, and the findings of the
-//     other rules with the project key they were computed under.
+//   - models (keyed by the records): each file's suppression comments and
+//     records' raise sites, which depend on the content alone (and the
+//     raise sites on the records);
+//   - summaries: each file's project-model summary, read only when the
+//     project index must be built;
+//   - findings (keyed by the configuration: rule selection, rule options,
+//     records): the findings of the file-local rules, which depend on the
+//     content alone, and those of the other rules with the project key
+//     they were computed under.
 //
 // The project key hashes the path, module and content hash of every file
 // loaded. Rules other than file-local ones may read any file of the
@@ -33,21 +42,119 @@ import (
 // is rebuilt from the cached summaries, and only the trees the rules ask
 // for are rebuilt); file-local findings, summaries and suppressions of the
 // unchanged files are reused. A file whose check hit an internal error is
-// never cached, so the error shows again.
+// not cached, so the error shows again; standard input is not cached.
+//
+// A bundle is rewritten whole, and only when this run changed a record; it
+// keeps the records of files this run did not load while they exist (a run
+// on a subdirectory does not evict the rest of the project). Concurrent
+// runs each write whole bundles: the last one wins, the other's new records
+// are lost, never mixed.
 type runCache struct {
 	store   *cache.Store
+	root    string
 	config  []byte // hash of the rule selection, options and records
 	records []byte // hash of the records
 	rules   map[string]*Rule
+
+	models, summaries, findings bundleSet
 }
 
-const entryVersion = "1" // changes with the entry types below
+const entryVersion = "2" // changes with the record types below
+
+// bundleSet is one bundle: the records read, and those this run writes.
+type bundleSet struct {
+	key     cache.Key
+	read    map[string][]byte // by absolute path
+	loaded  bool
+	mu      sync.Mutex
+	written map[string][]byte
+}
+
+type bundle struct {
+	Entries []bundleEntry
+}
+
+type bundleEntry struct {
+	Abs  string
+	Data []byte
+}
+
+func (b *bundleSet) load(store *cache.Store, ws *workerStats) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.loaded {
+		return
+	}
+	b.loaded = true
+	t0 := time.Now()
+	defer func() { ws.cacheRead += time.Since(t0) }()
+	b.read = map[string][]byte{}
+	data := store.Get(b.key)
+	var bd bundle
+	if data == nil || cache.Unmarshal(data, &bd) != nil {
+		return
+	}
+	for _, e := range bd.Entries {
+		b.read[e.Abs] = e.Data
+	}
+}
+
+func (b *bundleSet) get(abs string) []byte { return b.read[abs] }
+
+func (b *bundleSet) put(abs string, data []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.written == nil {
+		b.written = map[string][]byte{}
+	}
+	b.written[abs] = data
+}
+
+// save writes the bundle if this run changed it: the records written, and
+// the records read for files that were not loaded but still exist.
+func (b *bundleSet) save(store *cache.Store, loaded map[string]bool) time.Duration {
+	t0 := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.written) == 0 {
+		return 0
+	}
+	var bd bundle
+	for abs, data := range b.written {
+		bd.Entries = append(bd.Entries, bundleEntry{abs, data})
+	}
+	for abs, data := range b.read {
+		if _, ok := b.written[abs]; ok {
+			continue
+		}
+		if !loaded[abs] {
+			if _, err := os.Stat(abs); err != nil {
+				continue // the file is gone
+			}
+		}
+		bd.Entries = append(bd.Entries, bundleEntry{abs, data})
+	}
+	slices.SortFunc(bd.Entries, func(x, y bundleEntry) int { return strings.Compare(x.Abs, y.Abs) })
+	size := 16
+	for _, e := range bd.Entries {
+		size += len(e.Abs) + len(e.Data) + 20
+	}
+	if out, err := cache.Marshal(make([]byte, 0, size), &bd); err == nil {
+		_ = store.Put(b.key, out)
+	}
+	b.written, b.read = nil, nil // done with: free the memory
+	return time.Since(t0)
+}
 
 type modelEntry struct {
 	Content [32]byte
-	Summary []byte // cache.Marshal of the *pymodel.Summary
 	Noqa    []directiveEntry
 	Sites   []siteEntry
+}
+
+type summaryEntry struct {
+	Content [32]byte
+	Summary *pymodel.Summary
 }
 
 type directiveEntry struct {
@@ -90,11 +197,11 @@ type diagEntry struct {
 // newRunCache prepares the keys of a run, or returns nil when the
 // configuration cannot be hashed (an option type json cannot encode):
 // such a run is not cached.
-func newRunCache(store *cache.Store, rules []*Rule, ruleOpts map[*Rule]any, recs *records.Set) *runCache {
+func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*Rule]any, recs *records.Set) *runCache {
 	if store == nil {
 		return nil
 	}
-	rc := &runCache{store: store, rules: map[string]*Rule{}}
+	rc := &runCache{store: store, root: root, rules: map[string]*Rule{}}
 	var recHash []byte
 	if recs.Len() > 0 {
 		b, err := json.Marshal(recs.Records)
@@ -116,15 +223,10 @@ func newRunCache(store *cache.Store, rules []*Rule, ruleOpts map[*Rule]any, recs
 	}
 	k := cache.NewKey(parts...)
 	rc.config = k[:]
+	rc.models.key = cache.NewKey([]byte("models "+entryVersion), []byte(root), rc.records)
+	rc.summaries.key = cache.NewKey([]byte("summaries "+entryVersion), []byte(root))
+	rc.findings.key = cache.NewKey([]byte("findings "+entryVersion), []byte(root), rc.config)
 	return rc
-}
-
-func (rc *runCache) modelKey(abs string) cache.Key {
-	return cache.NewKey([]byte("model "+entryVersion), []byte(abs), rc.records)
-}
-
-func (rc *runCache) findingsKey(abs string) cache.Key {
-	return cache.NewKey([]byte("findings "+entryVersion), []byte(abs), rc.config)
 }
 
 // projectKey identifies the loaded project: every file's paths, module
@@ -141,11 +243,10 @@ func projectKey(root string, files []*File) [32]byte {
 	return cache.NewKey(parts...)
 }
 
-// loadModel returns f's model entry if it matches f's content.
+// loadModel returns f's model record if it matches f's content.
 func (rc *runCache) loadModel(f *File, ws *workerStats) *modelEntry {
-	t0 := time.Now()
-	defer func() { ws.cacheRead += time.Since(t0) }()
-	b := rc.store.Get(rc.modelKey(f.Abs))
+	rc.models.load(rc.store, ws)
+	b := rc.models.get(f.Abs)
 	if b == nil {
 		return nil
 	}
@@ -156,12 +257,25 @@ func (rc *runCache) loadModel(f *File, ws *workerStats) *modelEntry {
 	return &e
 }
 
-// loadFindings returns f's findings entry if it matches f's content and
+// loadSummary returns f's cached summary if it matches f's content.
+func (rc *runCache) loadSummary(f *File, ws *workerStats) *pymodel.Summary {
+	rc.summaries.load(rc.store, ws)
+	b := rc.summaries.get(f.Abs)
+	if b == nil {
+		return nil
+	}
+	var e summaryEntry
+	if cache.Unmarshal(b, &e) != nil || e.Content != f.hash || e.Summary == nil {
+		return nil
+	}
+	return e.Summary
+}
+
+// loadFindings returns f's findings record if it matches f's content and
 // display path.
 func (rc *runCache) loadFindings(f *File, ws *workerStats) *findingsEntry {
-	t0 := time.Now()
-	defer func() { ws.cacheRead += time.Since(t0) }()
-	b := rc.store.Get(rc.findingsKey(f.Abs))
+	rc.findings.load(rc.store, ws)
+	b := rc.findings.get(f.Abs)
 	if b == nil {
 		return nil
 	}
@@ -178,37 +292,39 @@ func (rc *runCache) loadFindings(f *File, ws *workerStats) *findingsEntry {
 	return &e
 }
 
-// saveModel writes f's model entry; buf is the worker's scratch space.
-func (rc *runCache) saveModel(f *File, set *noqa.Set, sites []records.Site, buf []byte, ws *workerStats) []byte {
+// saveModel records f's model and summary.
+func (rc *runCache) saveModel(f *File, set *noqa.Set, sites []records.Site, ws *workerStats) {
 	t0 := time.Now()
 	defer func() { ws.cacheWrite += time.Since(t0) }()
-	sum, err := cache.Marshal(buf[:0], f.Summary)
-	if err != nil {
-		return buf
-	}
-	e := modelEntry{Content: f.hash, Summary: sum}
-	if set != nil {
-		for _, d := range set.Directives {
-			e.Noqa = append(e.Noqa, directiveEntry{Start: d.Start, End: d.End, Text: d.Text,
-				FileLevel: d.FileLevel, Codes: d.Codes, Invalid: d.Invalid})
-		}
+	e := modelEntry{Content: f.hash}
+	for _, d := range set.Directives {
+		e.Noqa = append(e.Noqa, directiveEntry{Start: d.Start, End: d.End, Text: d.Text,
+			FileLevel: d.FileLevel, Codes: d.Codes, Invalid: d.Invalid})
 	}
 	for _, s := range sites {
 		e.Sites = append(e.Sites, siteEntry{Record: s.Record.ID, Stmt: s.Stmt, Class: s.Class,
 			Message: s.Message, Template: s.Template, Conds: s.Conds})
 	}
-	out, err := cache.Marshal(nil, &e)
-	if err == nil {
-		_ = rc.store.Put(rc.modelKey(f.Abs), out)
+	model, err := cache.Marshal(ws.buf[:0], &e)
+	if err != nil {
+		return
 	}
-	return sum
+	model = bytes.Clone(model) // exact size: the bundle holds it until written
+	sum, err := cache.Marshal(model[len(model):len(model)], &summaryEntry{Content: f.hash, Summary: f.Summary})
+	ws.buf = sum[:0]
+	if err != nil {
+		return
+	}
+	rc.models.put(f.Abs, model)
+	rc.summaries.put(f.Abs, bytes.Clone(sum))
 }
 
 func (rc *runCache) saveFindings(f *File, e *findingsEntry, ws *workerStats) {
 	t0 := time.Now()
 	defer func() { ws.cacheWrite += time.Since(t0) }()
-	if out, err := cache.Marshal(nil, e); err == nil {
-		_ = rc.store.Put(rc.findingsKey(f.Abs), out)
+	if out, err := cache.Marshal(ws.buf[:0], e); err == nil {
+		rc.findings.put(f.Abs, bytes.Clone(out))
+		ws.buf = out[:0]
 	}
 }
 
@@ -233,15 +349,6 @@ func (e *modelEntry) sites(recs *records.Set) ([]records.Site, bool) {
 			Template: s.Template, Conds: s.Conds})
 	}
 	return out, true
-}
-
-// summary decodes the entry's summary.
-func (e *modelEntry) summary() (*pymodel.Summary, bool) {
-	var s pymodel.Summary
-	if cache.Unmarshal(e.Summary, &s) != nil {
-		return nil, false
-	}
-	return &s, true
 }
 
 func diagEntries(ds []Diagnostic) []diagEntry {

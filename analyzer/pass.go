@@ -40,9 +40,9 @@ type File struct {
 	trees *treeLoader
 	// hash is the SHA-256 of src (computed when the run has a cache).
 	hash [32]byte
-	// pending is the cached model entry whose summary is decoded only if
-	// the project index is needed.
-	pending *modelEntry
+	// summaryCached: the summary is in the cache, read only if the project
+	// index is needed.
+	summaryCached bool
 }
 
 // Tree returns the file's syntax tree. Trees are not all kept in memory

@@ -131,8 +131,14 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	r.stats.Files = len(project.Files)
 	var indexProblem *Problem
-	if r.needProject(project) {
+	need := r.needProject(project)
+	if need {
 		r.decodeSummaries()
+	}
+	if r.cache != nil { // written now, so that phase 2 does not hold them
+		r.saveBundles(&r.cache.models, &r.cache.summaries)
+	}
+	if need {
 		project.Index, indexProblem = buildIndex(project.Files)
 		project.Flow = newFlow(project.Index, project.Files)
 	}
@@ -154,6 +160,9 @@ func Run(inputs []Input, opts Options) *Result {
 			r.save(i, indexProblem == nil, ws)
 		}
 	})
+	if r.cache != nil {
+		r.saveBundles(&r.cache.findings)
+	}
 	r.stats.CheckWall = time.Since(start)
 	r.stats.Reparsed = int(r.trees.reparse.Load() - reparsed)
 	r.stats.Unpacked = int(r.trees.unpacked.Load() - unpacked)
@@ -215,7 +224,7 @@ func newRunner(inputs []Input, opts Options) *runner {
 		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
 		stats: &Stats{Jobs: jobs}}
 	r.local, r.global = splitRules(opts.Rules)
-	r.cache = newRunCache(opts.Cache, opts.Rules, r.ruleOpts, opts.Records)
+	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, opts.Records)
 	return r
 }
 
@@ -278,7 +287,7 @@ func (r *runner) load(w *worker, i int) {
 	fe := r.found[i]
 	if me != nil && (!f.Report || fe != nil && fe.LocalOK) {
 		if sites, ok := me.sites(r.opts.Records); ok {
-			f.pending = me // decoded if the index is needed
+			f.summaryCached = true // read if the index is needed
 			r.sites[i] = sites
 			if f.Report {
 				r.sets[i] = me.noqaSet(f.Path)
@@ -313,7 +322,7 @@ func (r *runner) load(w *worker, i int) {
 		r.localRan[i] = true
 	}
 	if cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i]) {
-		w.buf = r.cache.saveModel(f, set, r.sites[i], w.buf, w.ws)
+		r.cache.saveModel(f, set, r.sites[i], w.ws)
 	}
 	if !r.opts.KeepTrees {
 		t0 := time.Now()
@@ -345,26 +354,40 @@ func (r *runner) needProject(p *Project) bool {
 	return need
 }
 
-// decodeSummaries decodes the summaries that came from the cache, in
-// parallel; a summary that does not decode is computed again.
+// decodeSummaries reads the summaries of the files that came from the
+// cache, in parallel; a summary missing from the cache (another run
+// rewrote it meanwhile) is computed again.
 func (r *runner) decodeSummaries() {
 	t0 := time.Now()
 	parallel(len(r.files), r.jobs, func(next <-chan int) {
 		var z pymodel.Summarizer
+		ws := newWorkerStats()
+		defer r.mergeStats(ws)
 		for i := range next {
 			f := r.files[i]
-			if f == nil || f.pending == nil {
+			if f == nil || !f.summaryCached {
 				continue
 			}
-			if s, ok := f.pending.summary(); ok {
-				f.Summary = s
-			} else {
+			if f.Summary = r.cache.loadSummary(f, ws); f.Summary == nil {
 				summarize(&z, f, &r.problems[i])
 			}
-			f.pending = nil
+			f.summaryCached = false
 		}
 	})
 	r.stats.Decode = time.Since(t0)
+}
+
+// saveBundles writes the cache bundles this run changed.
+func (r *runner) saveBundles(bs ...*bundleSet) {
+	loaded := map[string]bool{}
+	for _, f := range r.files {
+		if f != nil && f.Abs != "" {
+			loaded[f.Abs] = true
+		}
+	}
+	for _, b := range bs {
+		r.stats.CacheWrite += b.save(r.cache.store, loaded)
+	}
 }
 
 // save writes input i's findings entry when this run computed some of its

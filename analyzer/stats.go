@@ -56,6 +56,7 @@ type workerStats struct {
 	hash, cacheRead, cacheWrite          time.Duration
 	cached                               int
 	bytes                                int64
+	buf                                  []byte // encoding space for the cache
 	rules                                map[string]time.Duration
 	parser                               syntax.Timing
 }

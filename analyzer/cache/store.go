@@ -155,32 +155,35 @@ func decodeEntry(b []byte, k Key) ([]byte, error) {
 
 // Put stores payload under k, replacing any entry atomically.
 func (s *Store) Put(k Key, payload []byte) error {
-	b := make([]byte, headerSize, headerSize+len(payload))
-	copy(b, magic[:])
-	binary.LittleEndian.PutUint32(b[8:], formatVersion)
-	copy(b[12:], k[:])
-	binary.LittleEndian.PutUint64(b[44:], uint64(len(payload)))
+	head := make([]byte, headerSize)
+	copy(head, magic[:])
+	binary.LittleEndian.PutUint32(head[8:], formatVersion)
+	copy(head[12:], k[:])
+	binary.LittleEndian.PutUint64(head[44:], uint64(len(payload)))
 	sum := sha256.Sum256(payload)
-	copy(b[52:], sum[:])
-	b = append(b, payload...)
+	copy(head[52:], sum[:])
 	path := s.path(k)
-	err := writeAtomic(path, b)
+	err := writeAtomic(path, head, payload)
 	if errors.Is(err, os.ErrNotExist) {
 		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			err = writeAtomic(path, b)
+			err = writeAtomic(path, head, payload)
 		}
 	}
 	return err
 }
 
-// writeAtomic writes b to a temporary file next to path and renames it
+// writeAtomic writes parts to a temporary file next to path and renames it
 // over path.
-func writeAtomic(path string, b []byte) error {
+func writeAtomic(path string, parts ...[]byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
+	for _, b := range parts {
+		if err == nil {
+			_, err = f.Write(b)
+		}
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

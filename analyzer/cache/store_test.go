@@ -155,3 +155,38 @@ func TestOpenPrunesOldEngines(t *testing.T) {
 	_, err = Open(root, "../escape")
 	assert.Error(t, err)
 }
+
+// BenchmarkPut measures writing entries of a typical size (what a cold
+// run with a cache does once per file and configuration).
+func BenchmarkPut(b *testing.B) {
+	s, err := Open(b.TempDir(), "e")
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := bytes.Repeat([]byte("x"), 12<<10)
+	i := 0
+	for b.Loop() {
+		i++
+		if err := s.Put(NewKey([]byte(fmt.Sprint(i%2000))), payload); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGet(b *testing.B) {
+	s, err := Open(b.TempDir(), "e")
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := bytes.Repeat([]byte("x"), 12<<10)
+	for i := 0; i < 2000; i++ {
+		_ = s.Put(NewKey([]byte(fmt.Sprint(i))), payload)
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		if s.Get(NewKey([]byte(fmt.Sprint(i%2000)))) == nil {
+			b.Fatal("missing")
+		}
+	}
+}
