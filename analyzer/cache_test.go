@@ -149,6 +149,8 @@ func TestCacheInvalidation(t *testing.T) {
 	assert.Equal(t, 1, res.Stats.Parsed)
 	assert.Equal(t, 3, res.Stats.Cached)
 	assert.Equal(t, 0, res.Stats.ProjectCached)
+	assert.Equal(t, 4, res.Stats.Unpacked, "the rule reads every tree: unpacked, three of them from the cache")
+	assert.Equal(t, 0, res.Stats.Reparsed)
 
 	// A comment moves the class down a line: positions in other files'
 	// findings follow.
@@ -218,7 +220,7 @@ func TestCacheCorruption(t *testing.T) {
 		}
 		return nil
 	})
-	require.Len(t, entries, 3, "the models, summaries and findings bundles")
+	require.Len(t, entries, 4, "the models, summaries, trees and findings bundles")
 	contents := map[string][]byte{}
 	for _, e := range entries {
 		contents[e], _ = os.ReadFile(e)

@@ -19,7 +19,7 @@ import (
 
 // What the cache keeps, and when it is reused.
 //
-// Three bundles per project root, each one cache entry (so a run reads and
+// Four bundles per project root, each one cache entry (so a run reads and
 // writes a few files, not a few per source file), holding one record per
 // file on disk (by absolute path), each checked against the SHA-256 of the
 // file's content:
@@ -29,6 +29,8 @@ import (
 //     raise sites on the records);
 //   - summaries: each file's project-model summary, read only when the
 //     project index must be built;
+//   - trees: each file's packed syntax tree (syntax.Pack), read only when
+//     a rule asks for the tree of a file that was not parsed;
 //   - findings (keyed by the configuration: rule selection, rule options,
 //     records): the findings of the file-local rules, which depend on the
 //     content alone, and those of the other rules with the project key
@@ -56,7 +58,7 @@ type runCache struct {
 	records []byte // hash of the records
 	rules   map[string]*Rule
 
-	models, summaries, findings bundleSet
+	models, summaries, findings, trees bundleSet
 }
 
 const entryVersion = "2" // changes with the record types below
@@ -64,10 +66,10 @@ const entryVersion = "2" // changes with the record types below
 // bundleSet is one bundle: the records read, and those this run writes.
 type bundleSet struct {
 	key     cache.Key
-	read    map[string][]byte // by absolute path
+	read    map[string]bundleEntry // by absolute path
 	loaded  bool
 	mu      sync.Mutex
-	written map[string][]byte
+	written map[string]bundleEntry
 }
 
 type bundle struct {
@@ -75,8 +77,11 @@ type bundle struct {
 }
 
 type bundleEntry struct {
-	Abs  string
-	Data []byte
+	Abs string
+	// Content is the hash of the file's content, for records whose data is
+	// not an encoded struct that holds it (packed trees).
+	Content [32]byte
+	Data    []byte
 }
 
 func (b *bundleSet) load(store *cache.Store, ws *workerStats) {
@@ -88,42 +93,47 @@ func (b *bundleSet) load(store *cache.Store, ws *workerStats) {
 	b.loaded = true
 	t0 := time.Now()
 	defer func() { ws.cacheRead += time.Since(t0) }()
-	b.read = map[string][]byte{}
+	b.read = map[string]bundleEntry{}
 	data := store.Get(b.key)
 	var bd bundle
 	if data == nil || cache.Unmarshal(data, &bd) != nil {
 		return
 	}
 	for _, e := range bd.Entries {
-		b.read[e.Abs] = e.Data
+		b.read[e.Abs] = e
 	}
 }
 
-func (b *bundleSet) get(abs string) []byte { return b.read[abs] }
+func (b *bundleSet) get(abs string) []byte { return b.read[abs].Data }
 
-func (b *bundleSet) put(abs string, data []byte) {
+func (b *bundleSet) put(abs string, data []byte) { b.putEntry(bundleEntry{Abs: abs, Data: data}) }
+
+func (b *bundleSet) putEntry(e bundleEntry) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.written == nil {
-		b.written = map[string][]byte{}
+		b.written = map[string]bundleEntry{}
 	}
-	b.written[abs] = data
+	b.written[e.Abs] = e
 }
 
 // save writes the bundle if this run changed it: the records written, and
 // the records read for files that were not loaded but still exist.
 func (b *bundleSet) save(store *cache.Store, loaded map[string]bool) time.Duration {
 	t0 := time.Now()
+	if !b.loaded { // the records of unchanged files are kept: read them
+		b.load(store, newWorkerStats())
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.written) == 0 {
 		return 0
 	}
 	var bd bundle
-	for abs, data := range b.written {
-		bd.Entries = append(bd.Entries, bundleEntry{abs, data})
+	for _, e := range b.written {
+		bd.Entries = append(bd.Entries, e)
 	}
-	for abs, data := range b.read {
+	for abs, e := range b.read {
 		if _, ok := b.written[abs]; ok {
 			continue
 		}
@@ -132,7 +142,7 @@ func (b *bundleSet) save(store *cache.Store, loaded map[string]bool) time.Durati
 				continue // the file is gone
 			}
 		}
-		bd.Entries = append(bd.Entries, bundleEntry{abs, data})
+		bd.Entries = append(bd.Entries, e)
 	}
 	slices.SortFunc(bd.Entries, func(x, y bundleEntry) int { return strings.Compare(x.Abs, y.Abs) })
 	size := 16
@@ -142,7 +152,11 @@ func (b *bundleSet) save(store *cache.Store, loaded map[string]bool) time.Durati
 	if out, err := cache.Marshal(make([]byte, 0, size), &bd); err == nil {
 		_ = store.Put(b.key, out)
 	}
-	b.written, b.read = nil, nil // done with: free the memory
+	// This run's records stay readable (a rule may still ask for a tree).
+	for abs, e := range b.written {
+		b.read[abs] = e
+	}
+	b.written = nil
 	return time.Since(t0)
 }
 
@@ -226,6 +240,7 @@ func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*R
 	rc.models.key = cache.NewKey([]byte("models "+entryVersion), []byte(root), rc.records)
 	rc.summaries.key = cache.NewKey([]byte("summaries "+entryVersion), []byte(root))
 	rc.findings.key = cache.NewKey([]byte("findings "+entryVersion), []byte(root), rc.config)
+	rc.trees.key = cache.NewKey([]byte("trees "+entryVersion), []byte(root))
 	return rc
 }
 
@@ -310,13 +325,29 @@ func (rc *runCache) saveModel(f *File, set *noqa.Set, sites []records.Site, ws *
 		return
 	}
 	model = bytes.Clone(model) // exact size: the bundle holds it until written
-	sum, err := cache.Marshal(model[len(model):len(model)], &summaryEntry{Content: f.hash, Summary: f.Summary})
+	sum, err := cache.Marshal(ws.buf[:0], &summaryEntry{Content: f.hash, Summary: f.Summary})
 	ws.buf = sum[:0]
 	if err != nil {
 		return
 	}
 	rc.models.put(f.Abs, model)
 	rc.summaries.put(f.Abs, bytes.Clone(sum))
+}
+
+// packedTree returns f's cached packed tree if it matches f's content.
+func (rc *runCache) packedTree(f *File) []byte {
+	ws := newWorkerStats() // not counted: part of the rules' time
+	rc.trees.load(rc.store, ws)
+	if e, ok := rc.trees.read[f.Abs]; ok && e.Content == f.hash {
+		return e.Data
+	}
+	return nil
+}
+
+// saveTree records f's packed tree (not copied: packed bytes are never
+// modified).
+func (rc *runCache) saveTree(f *File, packed []byte) {
+	rc.trees.putEntry(bundleEntry{Abs: f.Abs, Content: f.hash, Data: packed})
 }
 
 func (rc *runCache) saveFindings(f *File, e *findingsEntry, ws *workerStats) {

@@ -43,6 +43,8 @@ type File struct {
 	// summaryCached: the summary is in the cache, read only if the project
 	// index is needed.
 	summaryCached bool
+	// fromCache: the file was not parsed; its packed tree may be cached.
+	fromCache bool
 }
 
 // Tree returns the file's syntax tree. Trees are not all kept in memory
@@ -62,6 +64,9 @@ func (f *File) Tree() *syntax.Tree {
 		return t
 	}
 	var t *syntax.Tree
+	if f.packed == nil && f.fromCache && f.trees != nil && f.trees.cached != nil {
+		f.packed = f.trees.cached(f)
+	}
 	if f.packed != nil {
 		t = f.trees.unpack(f.src, f.packed)
 		f.packed = nil

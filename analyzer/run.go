@@ -136,7 +136,8 @@ func Run(inputs []Input, opts Options) *Result {
 		r.decodeSummaries()
 	}
 	if r.cache != nil { // written now, so that phase 2 does not hold them
-		r.saveBundles(&r.cache.models, &r.cache.summaries)
+		r.saveBundles(&r.cache.models, &r.cache.summaries, &r.cache.trees)
+		r.cache.summaries.read = nil // decoded: the raw records are not needed
 	}
 	if need {
 		project.Index, indexProblem = buildIndex(project.Files)
@@ -225,6 +226,9 @@ func newRunner(inputs []Input, opts Options) *runner {
 		stats: &Stats{Jobs: jobs}}
 	r.local, r.global = splitRules(opts.Rules)
 	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, opts.Records)
+	if r.cache != nil {
+		r.trees.cached = r.cache.packedTree
+	}
 	return r
 }
 
@@ -288,6 +292,7 @@ func (r *runner) load(w *worker, i int) {
 	if me != nil && (!f.Report || fe != nil && fe.LocalOK) {
 		if sites, ok := me.sites(r.opts.Records); ok {
 			f.summaryCached = true // read if the index is needed
+			f.fromCache = true
 			r.sites[i] = sites
 			if f.Report {
 				r.sets[i] = me.noqaSet(f.Path)
@@ -329,6 +334,9 @@ func (r *runner) load(w *worker, i int) {
 		w.buf = f.packTree(w.buf)
 		w.ws.pack += time.Since(t0)
 		w.scratch = tree
+		if cached && f.packed != nil {
+			r.cache.saveTree(f, f.packed)
+		}
 	}
 }
 

@@ -17,6 +17,9 @@ type treeLoader struct {
 	reparse  atomic.Int64 // trees parsed again
 	unpacked atomic.Int64 // trees unpacked
 	busy     atomic.Int64 // nanoseconds spent rebuilding trees
+	// cached returns the packed tree of a file whose results came from the
+	// cache, nil if there is none.
+	cached func(f *File) []byte
 }
 
 // unpack rebuilds a packed tree; nil if the data does not decode (then the

@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: sglint vs ast-grep on the machine's Python stdlib
-# (without its test folders), runs interleaved so both see the same machine
-# state. Prints each tool's median wall time, the ratio, and sglint's peak RSS.
+# Benchmarks sglint on the machine's Python standard library (without its
+# test folders), side by side with ast-grep, runs interleaved so that both
+# see the same machine state. Prints medians (wall and CPU time, peak RSS)
+# and checks them against issue 8's targets:
 #
-#   bench/run.sh [RUNS]        (default 7 runs each)
+#   cold    sglint --no-cache, all default rules, -j 2   vs  ast-grep scan -j 2   (ratio <= 1.0)
+#   warm    sglint with its cache, nothing changed                                (<= 0.1 x cold)
+#   edit    sglint with its cache, one file changed before each run               (reported)
+#   memory  peak RSS of the cold run                                              (<= 150 MiB)
+#   linear  cold run on the corpus twice over                                     (<= 2.1 x cold)
 #
-# Needs: go, gcc, python3, npm (ast-grep is installed locally under
-# bench/.tools the first time).
+# Usage: bench/run.sh [RUNS]      (default 7 runs of each; JOBS=2 by default)
+#
+# Needs go, gcc, python3, GNU time (/usr/bin/time) and npm: ast-grep is
+# installed under bench/.tools (gitignored) the first time. Work files go
+# to $BENCH_DIR (default /tmp/sglint-bench). Exits 1 if a target is missed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-7}
 JOBS=${JOBS:-2}
 WORK=${BENCH_DIR:-/tmp/sglint-bench}
 mkdir -p "$WORK"
+[ -x /usr/bin/time ] || { echo "bench: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
 
 echo "== build"
 go build -o "$WORK/sglint" ./cmd/sglint
+"$WORK/sglint" version
 
 echo "== corpus"
 STDLIB=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
@@ -27,7 +37,20 @@ if [ ! -f "$CORPUS/.complete" ]; then
     xargs -0 cp --parents -t "$CORPUS")
   touch "$CORPUS/.complete"
 fi
-echo "$(find "$CORPUS" -name '*.py' | wc -l) files, $(cat $(find "$CORPUS" -name '*.py') | wc -l) lines, $(du -sh --apparent-size "$CORPUS" | cut -f1)"
+# The corpus twice over, for the linear-growth check: two copies side by
+# side are two packages of one project.
+DOUBLE="$WORK/corpus2"
+if [ ! -f "$DOUBLE/.complete" ]; then
+  rm -rf "$DOUBLE"; mkdir -p "$DOUBLE"
+  cp -r "$CORPUS" "$DOUBLE/a"; cp -r "$CORPUS" "$DOUBLE/b"
+  touch "$DOUBLE/.complete"
+fi
+# A copy for the edit runs, so the cold corpus never changes.
+EDIT="$WORK/corpus-edit"
+rm -rf "$EDIT"; cp -r "$CORPUS" "$EDIT"
+echo "python $(python3 --version 2>&1 | cut -d' ' -f2): $(find "$CORPUS" -name '*.py' | wc -l) files," \
+  "$(find "$CORPUS" -name '*.py' -print0 | xargs -0 cat | wc -l) lines," \
+  "$(find "$CORPUS" -name '*.py' -print0 | xargs -0 cat | wc -c) bytes"
 
 echo "== ast-grep"
 TOOLS=bench/.tools
@@ -40,20 +63,57 @@ SG="$PWD/$TOOLS/node_modules/.bin/ast-grep"
 "$SG" --version
 bench/astgrep-rules.sh "$WORK/sg"
 
-run_sglint() { "$WORK/sglint" --no-cache -j "$JOBS" --format json "$CORPUS" >/dev/null 2>&1 || true; }
-run_sg() { (cd "$WORK/sg" && "$SG" scan -j "$JOBS" --json=compact "$CORPUS" >/dev/null 2>&1) || true; }
+# measure NAME CMD...: runs CMD once, appends "wall cpu rss_kib" to $WORK/t.NAME.
+# sglint exits 1 and ast-grep 1 when they find something; 2 or more is a failure.
+measure() {
+  local name=$1; shift
+  local code=0
+  /usr/bin/time -o "$WORK/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>"$WORK/t.$name.err" || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench: $name failed (exit $code):" >&2; cat "$WORK/t.$name.err" >&2; exit 2
+  fi
+  tail -1 "$WORK/time.out" | awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' >>"$WORK/t.$name"
+}
+cold() { measure cold "$WORK/sglint" --no-cache -j "$JOBS" --format json "$CORPUS"; }
+sg() { (cd "$WORK/sg" && measure sg "$SG" scan -j "$JOBS" --json=compact "$CORPUS"); }
+warm() { SGLINT_CACHE_DIR="$WORK/cache" measure warm "$WORK/sglint" -j "$JOBS" --format json "$CORPUS"; }
+# One file changed before each run: a new function at the end of a module
+# that many others import, which changes its summary and so the project.
+EDITED="$EDIT/os.py"
+edit() {
+  echo "def _sglint_bench_$1(): pass" >>"$EDITED"
+  SGLINT_CACHE_DIR="$WORK/cache-edit" measure edit "$WORK/sglint" -j "$JOBS" --format json "$EDIT"
+}
+double() { measure double "$WORK/sglint" --no-cache -j "$JOBS" --format json "$DOUBLE"; }
 
-now() { date +%s.%N; }
-declare -a T_SGL T_SG
-run_sglint; run_sg # warm the page cache
+rm -f "$WORK"/t.*
+rm -rf "$WORK/cache" "$WORK/cache-edit"
+echo "== warming up (page cache, sglint's cache)"
+cold; sg; warm; edit 0; double
+rm -f "$WORK"/t.*
+echo "== $RUNS interleaved runs of each"
 for i in $(seq "$RUNS"); do
-  a=$(now); run_sglint; b=$(now); T_SGL+=("$(echo "$b - $a" | bc)")
-  a=$(now); run_sg; b=$(now); T_SG+=("$(echo "$b - $a" | bc)")
+  cold; sg; warm; edit "$i"; double
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-M_SGL=$(median "${T_SGL[@]}"); M_SG=$(median "${T_SG[@]}")
-RSS=$( { /usr/bin/time -f '%M' "$WORK/sglint" --no-cache -j "$JOBS" --format json "$CORPUS" >/dev/null 2>/dev/null; } 2>&1 | tail -1 || true)
-printf 'sglint   -j %s: median %.3fs over %d runs\n' "$JOBS" "$M_SGL" "$RUNS"
-printf 'ast-grep -j %s: median %.3fs over %d runs\n' "$JOBS" "$M_SG" "$RUNS"
-printf 'ratio sglint/ast-grep: %.2f\n' "$(echo "$M_SGL / $M_SG" | bc -l)"
-printf 'sglint peak RSS: %s KiB\n' "$RSS"
+
+# col FILE N: the median of column N (1 wall, 2 cpu, 3 rss).
+col() { awk -v c="$2" '{print $c}' "$WORK/t.$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+MISSED=0
+verdict() { # verdict VALUE OP LIMIT
+  if awk -v v="$1" -v l="$3" "BEGIN {exit !(v $2 l)}"; then echo "ok"; else MISSED=1; echo "MISSED"; fi
+}
+
+C=$(col cold 1); CC=$(col cold 2); S=$(col sg 1); SC=$(col sg 2)
+W=$(col warm 1); E=$(col edit 1); D=$(col double 1)
+RSS=$(awk "BEGIN {printf \"%.1f\", $(col cold 3) / 1024}")
+R=$(ratio "$C" "$S"); RW=$(ratio "$W" "$C"); RE=$(ratio "$E" "$C"); RD=$(ratio "$D" "$C")
+echo "== results: medians of $RUNS runs, -j $JOBS, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'cold    sglint --no-cache     %6.3f s wall  %6.3f s cpu\n' "$C" "$CC"
+printf 'cold    ast-grep scan         %6.3f s wall  %6.3f s cpu\n' "$S" "$SC"
+printf 'ratio   sglint / ast-grep     %6s  (target <= 1.0: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 1.0)" "$(ratio "$CC" "$SC")"
+printf 'warm    nothing changed       %6.3f s = %s x cold  (target <= 0.1: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.1)"
+printf 'edit    one file changed      %6.3f s = %s x cold\n' "$E" "$RE"
+printf 'memory  cold peak RSS         %6s MiB  (target <= 150: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 150)"
+printf 'linear  corpus x2             %6.3f s = %s x cold  (target <= 2.1: %s)\n' "$D" "$RD" "$(verdict "$RD" '<=' 2.1)"
+exit "$MISSED"
