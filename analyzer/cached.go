@@ -121,14 +121,15 @@ func (b *bundleSet) putEntry(e bundleEntry) {
 // the records read for files that were not loaded but still exist.
 func (b *bundleSet) save(store *cache.Store, loaded map[string]bool) time.Duration {
 	t0 := time.Now()
-	if !b.loaded { // the records of unchanged files are kept: read them
-		b.load(store, newWorkerStats())
-	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.written) == 0 {
+	changed := len(b.written) > 0
+	b.mu.Unlock()
+	if !changed {
 		return 0
 	}
+	b.load(store, newWorkerStats()) // the records of unchanged files are kept: read them
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	var bd bundle
 	for _, e := range b.written {
 		bd.Entries = append(bd.Entries, e)
