@@ -1,0 +1,131 @@
+package analyzer_test
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/rules"
+)
+
+// stdlibInputs lists the machine's Python standard library without its
+// test folders (the corpus of issue 8's targets) as inputs to report on.
+func stdlibInputs(b *testing.B) (root string, in []analyzer.Input) {
+	out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+	if err != nil {
+		b.Skip("python3 not available")
+	}
+	root = strings.TrimSpace(string(out))
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "test", "tests", "idle_test", "site-packages", "__pycache__":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(p, ".py") {
+			rel, _ := filepath.Rel(root, p)
+			in = append(in, analyzer.Input{Path: filepath.ToSlash(rel), Abs: p, Report: true})
+		}
+		return nil
+	})
+	return root, in
+}
+
+func defaultRules() []*analyzer.Rule {
+	var rs []*analyzer.Rule
+	for _, r := range rules.All() {
+		if !r.DefaultOff {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// report adds a run's stage timings to the benchmark's output, per op.
+func report(b *testing.B, st *analyzer.Stats) {
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	b.ReportMetric(ms(st.LoadWall), "load-ms")
+	b.ReportMetric(ms(st.Parse), "parse-busy-ms")
+	b.ReportMetric(ms(st.Flatten), "flatten-busy-ms")
+	b.ReportMetric(ms(st.Summarize), "summarise-busy-ms")
+	b.ReportMetric(ms(st.IndexWall), "index-ms")
+	b.ReportMetric(ms(st.CheckWall), "check-ms")
+	b.ReportMetric(ms(st.RulesTotal()), "rules-busy-ms")
+}
+
+// BenchmarkRunStdlib is a whole run of the default rules on the stdlib
+// with 2 workers: without a cache (cold), with an unchanged cache (warm),
+// and with a cache after a change to one file (edit). bench/run.sh measures
+// the same through the binary, against ast-grep.
+func BenchmarkRunStdlib(b *testing.B) {
+	root, in := stdlibInputs(b)
+	rs := defaultRules()
+	opts := analyzer.Options{Rules: rs, Jobs: 2, Root: root}
+	b.Run("cold", func(b *testing.B) {
+		var st *analyzer.Stats
+		for b.Loop() {
+			st = analyzer.Run(in, opts).Stats
+		}
+		report(b, st)
+	})
+	b.Run("warm", func(b *testing.B) {
+		store, err := cache.Open(b.TempDir(), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := opts
+		opts.Cache = store
+		analyzer.Run(in, opts)
+		b.ResetTimer()
+		for b.Loop() {
+			if st := analyzer.Run(in, opts).Stats; st.Parsed != 0 {
+				b.Fatalf("warm run parsed %d files", st.Parsed)
+			}
+		}
+	})
+	b.Run("edit", func(b *testing.B) {
+		store, err := cache.Open(b.TempDir(), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The edited file is given as source, like an editor's buffer: the
+		// stdlib is not written to. Its summary changes at each run.
+		edited := -1
+		for i := range in {
+			if in[i].Path == "os.py" {
+				edited = i
+			}
+		}
+		if edited < 0 {
+			b.Skip("no os.py")
+		}
+		src, err := os.ReadFile(in[edited].Abs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := append([]analyzer.Input(nil), in...)
+		opts := opts
+		opts.Cache = store
+		analyzer.Run(in, opts)
+		n := 0
+		var st *analyzer.Stats
+		b.ResetTimer()
+		for b.Loop() {
+			n++
+			in[edited].Src = append(append([]byte(nil), src...), strings.Repeat("\ndef _edit(): pass\n", n)...)
+			st = analyzer.Run(in, opts).Stats
+		}
+		report(b, st)
+	})
+}
