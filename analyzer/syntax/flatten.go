@@ -4,6 +4,8 @@ package syntax
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 // The subset of tree-sitter's C API (v0.25, ABI 15) that flattening needs.
 // The runtime itself is linked in by github.com/tree-sitter/go-tree-sitter;
@@ -13,8 +15,11 @@ typedef struct TSNode { uint32_t context[4]; const void *id; const TSTree *tree;
 typedef struct TSTreeCursor { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
 
 typedef struct TSParser TSParser;
+typedef struct TSLanguage TSLanguage;
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *self);
+bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
-void ts_parser_reset(TSParser *self);
 void ts_tree_delete(TSTree *self);
 TSNode ts_tree_root_node(const TSTree *self);
 uint32_t ts_node_descendant_count(TSNode self);
@@ -41,10 +46,6 @@ typedef struct {
 } sgl_node;
 
 enum { SGL_NAMED = 1, SGL_MISSING = 2, SGL_EXTRA = 4, SGL_ERROR = 8 };
-
-static uint32_t sgl_count(const TSTree *tree) {
-	return ts_node_descendant_count(ts_tree_root_node(tree));
-}
 
 // sgl_flatten walks the whole tree once, in C, and writes it in preorder into
 // out (capacity cap): one cgo call per file instead of several per node.
@@ -97,15 +98,149 @@ done:
 	return n;
 }
 
-// sgl_parse parses src and returns the tree (NULL if tree-sitter gave up).
-// ts_parser_parse_string reads the buffer in place; the binding's Parse copies
-// the whole remaining text on every read callback, quadratic on big files.
-static TSTree *sgl_parse(TSParser *p, const char *src, uint32_t len) {
-	ts_parser_reset(p);
-	return ts_parser_parse_string(p, NULL, src, len);
+// Memory. Parsing a file allocates and frees many small blocks (subtrees,
+// stack nodes) and deleting the tree walks it to free them again. Instead,
+// sgl_parse_flat gives tree-sitter a bump allocator for the duration of one
+// call, in which it creates a parser, parses, copies the tree out and
+// forgets everything at once: no free, no tree walk to delete. The arena's
+// chunks are kept by the Go Parser for its next file. The allocator is
+// selected per thread (sgl_cur), and the whole life of every object it
+// allocates is inside one C call, on one thread: outside those calls, on
+// any thread, tree-sitter gets libc's allocator.
+typedef struct sgl_chunk {
+	struct sgl_chunk *next;
+	size_t cap, used;
+	size_t pad; // the header is 32 bytes: data stays 16-byte aligned
+	char data[];
+} sgl_chunk;
+
+typedef struct {
+	sgl_chunk *first, *cur;
+} sgl_arena;
+
+static __thread sgl_arena *sgl_cur;
+
+enum { SGL_CHUNK = 1 << 20, SGL_MAGIC = 0x5a6c };
+
+typedef struct {
+	size_t size;
+	size_t magic;
+} sgl_hdr;
+
+static void *sgl_arena_alloc(sgl_arena *a, size_t n) {
+	size_t need = ((n + 15) & ~(size_t)15) + sizeof(sgl_hdr);
+	sgl_chunk *c = a->cur;
+	while (c && c->used + need > c->cap) {
+		c = c->next; // a chunk kept from an earlier file
+		if (c) c->used = 0;
+	}
+	if (!c) {
+		size_t cap = need > SGL_CHUNK ? need : SGL_CHUNK;
+		c = malloc(sizeof(sgl_chunk) + cap);
+		if (!c) return NULL;
+		c->cap = cap;
+		c->used = 0;
+		c->next = NULL;
+		if (a->cur) {
+			c->next = a->cur->next;
+			a->cur->next = c;
+		} else {
+			c->next = a->first;
+			a->first = c;
+		}
+	}
+	a->cur = c;
+	sgl_hdr *h = (sgl_hdr *)(c->data + c->used);
+	c->used += need;
+	h->size = n;
+	h->magic = SGL_MAGIC;
+	return h + 1;
 }
 
-static void sgl_use_libc_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
+static void sgl_arena_reset(sgl_arena *a) {
+	a->cur = a->first;
+	if (a->first) a->first->used = 0;
+}
+
+static void sgl_arena_free_all(sgl_arena *a) {
+	for (sgl_chunk *c = a->first; c;) {
+		sgl_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	a->first = a->cur = NULL;
+}
+
+static void *sgl_malloc(size_t n) {
+	return sgl_cur ? sgl_arena_alloc(sgl_cur, n) : malloc(n);
+}
+
+static void *sgl_calloc(size_t k, size_t n) {
+	if (!sgl_cur) return calloc(k, n);
+	if (n && k > (size_t)-1 / n) return NULL;
+	void *p = sgl_arena_alloc(sgl_cur, k * n);
+	if (p) memset(p, 0, k * n);
+	return p;
+}
+
+static void *sgl_realloc(void *p, size_t n) {
+	if (!sgl_cur) return realloc(p, n);
+	if (!p) return sgl_arena_alloc(sgl_cur, n);
+	sgl_hdr *h = (sgl_hdr *)p - 1;
+	if (h->magic != SGL_MAGIC) abort(); // not an arena block: never happens (see above)
+	if (n <= h->size) return p;
+	void *q = sgl_arena_alloc(sgl_cur, n);
+	if (q) memcpy(q, p, h->size);
+	return q;
+}
+
+static void sgl_free(void *p) {
+	if (!sgl_cur) free(p); // in arena mode, blocks go with the arena
+}
+
+static void sgl_use_allocator(void) { ts_set_allocator(sgl_malloc, sgl_calloc, sgl_realloc, sgl_free); }
+
+static inline int64_t sgl_now(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+// sgl_parse_flat parses src with a parser of its own and flattens the tree
+// into out if it has room for cap nodes, else into *big (libc memory the
+// caller frees). It returns the number of nodes, or -1 if tree-sitter gave
+// up; the time spent parsing and flattening goes to times[0] and times[1].
+static int64_t sgl_parse_flat(sgl_arena *a, const TSLanguage *lang, const char *src, uint32_t len,
+                              sgl_node *out, uint32_t cap, sgl_node **big,
+                              const uint16_t *canon, const uint8_t *symflags, uint32_t nsym, int64_t *times) {
+	int64_t t0 = sgl_now();
+	sgl_arena_reset(a);
+	sgl_cur = a;
+	int64_t n = -1;
+	TSParser *p = ts_parser_new();
+	if (p && ts_parser_set_language(p, lang)) {
+		TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
+		int64_t t1 = sgl_now();
+		times[0] += t1 - t0;
+		t0 = t1;
+		if (tree) {
+			uint32_t count = ts_node_descendant_count(ts_tree_root_node(tree));
+			sgl_node *dst = out;
+			if (count > cap) {
+				dst = malloc((size_t)count * sizeof(sgl_node));
+				*big = dst;
+			}
+			n = dst ? sgl_flatten(tree, dst, count, canon, symflags, nsym) : -1;
+		}
+	}
+	// No ts_tree_delete, no ts_parser_delete: the arena holds them.
+	sgl_cur = NULL;
+	times[1] += sgl_now() - t0;
+	return n;
+}
+
+static sgl_arena *sgl_arena_new(void) { return calloc(1, sizeof(sgl_arena)); }
+static void sgl_arena_delete(sgl_arena *a) { sgl_arena_free_all(a); free(a); }
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -122,13 +257,14 @@ import (
 	"time"
 	"unsafe"
 
-	ts "github.com/tree-sitter/go-tree-sitter"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 )
 
 // v0.25.0 of the binding routes every C allocation through a Go callback,
-// which makes parsing about 1.45x slower; tree-sitter's own default (libc) is
-// restored once, before any parser exists.
-func init() { C.sgl_use_libc_allocator() }
+// which makes parsing about 1.45x slower. sglint installs its own
+// allocator once, before any parser exists: libc's, except inside
+// sgl_parse_flat (see the comment there).
+func init() { C.sgl_use_allocator() }
 
 // ReleaseMemory gives the C heap's free memory back to the system. Parsing
 // a file takes several times its tree's size in C memory, which the C
@@ -136,48 +272,59 @@ func init() { C.sgl_use_libc_allocator() }
 // rare), so that later Go allocations do not stack on top of it.
 func ReleaseMemory() { C.sgl_release_memory() }
 
-// parseFlat parses src with p and copies the tree into Go memory, into buf
-// if it is large enough (else into a new slice). The C tree is created and
-// deleted here, exactly once: no tree-sitter node escapes. The time spent
-// parsing and flattening is added to tm.
-func parseFlat(p *ts.Parser, src []byte, buf []Node, tm *Timing) ([]Node, error) {
+// arena is a parser's C memory, reused from file to file.
+type arena struct{ a *C.sgl_arena }
+
+func newArena() arena { return arena{C.sgl_arena_new()} }
+
+func (a *arena) free() {
+	if a.a != nil {
+		C.sgl_arena_delete(a.a)
+		a.a = nil
+	}
+}
+
+// parseFlat parses src and copies the tree into Go memory, into buf if it
+// is large enough (else into a new slice), in one C call: no tree-sitter
+// object outlives it. The time spent parsing and flattening is added to tm.
+func parseFlat(a arena, src []byte, buf []Node, tm *Timing) ([]Node, error) {
 	if len(src) > math.MaxUint32/2 {
 		return nil, fmt.Errorf("file too large to parse (%d bytes)", len(src))
 	}
-	// ts.Parser is a struct holding only the *C.TSParser; read that pointer.
-	inner := *(**C.TSParser)(unsafe.Pointer(p))
 	var cs *C.char
 	if len(src) > 0 {
 		cs = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	t0 := time.Now()
-	tree := C.sgl_parse(inner, cs, C.uint32_t(len(src)))
-	t1 := time.Now()
-	tm.Parse += t1.Sub(t0)
-	if tree == nil {
+	// The C walk writes every field of every node: a reused buffer needs
+	// no clearing. A file has rarely more nodes than a third of its bytes;
+	// when it has, the nodes come back in C memory and are copied.
+	nodes := buf[:0]
+	if want := len(src)/3 + 64; cap(nodes) < want {
+		nodes = make([]Node, 0, want)
+	}
+	nodes = nodes[:cap(nodes)]
+	var big *C.sgl_node
+	var times [2]C.int64_t
+	n := int64(C.sgl_parse_flat(a.a, (*C.TSLanguage)(tspython.Language()), cs, C.uint32_t(len(src)),
+		(*C.sgl_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)), &big,
+		(*C.uint16_t)(unsafe.Pointer(&canonical[0])), (*C.uint8_t)(unsafe.Pointer(&symbolFlags[0])), C.uint32_t(len(canonical)),
+		&times[0]))
+	tm.Parse += time.Duration(times[0])
+	tm.Flatten += time.Duration(times[1])
+	if big != nil {
+		defer C.free(unsafe.Pointer(big))
+		if n > 0 {
+			nodes = make([]Node, n)
+			copy(nodes, unsafe.Slice((*Node)(unsafe.Pointer(big)), n))
+		}
+	}
+	if n < 0 {
 		return nil, fmt.Errorf("tree-sitter could not parse the file")
 	}
-	defer func() {
-		C.ts_tree_delete(tree)
-		tm.Flatten += time.Since(t1)
-	}()
-	count := uint32(C.sgl_count(tree))
-	nodes := buf[:0]
-	if uint32(cap(nodes)) < count {
-		// The C walk writes every field of every node: a reused buffer
-		// needs no clearing, a new one is cleared by make.
-		nodes = make([]Node, count, count+count/4)
-	}
-	nodes = nodes[:count]
-	if count == 0 {
-		return nodes, nil
-	}
-	got := uint32(C.sgl_flatten(tree, (*C.sgl_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(count),
-		(*C.uint16_t)(unsafe.Pointer(&canonical[0])), (*C.uint8_t)(unsafe.Pointer(&symbolFlags[0])), C.uint32_t(len(canonical))))
-	nodes = nodes[:got]
+	nodes = nodes[:n]
 	for i := range nodes {
-		if nodes[i].subtreeEnd > NodeID(got) { // a short walk (never seen): keep ranges inside the tree
-			nodes[i].subtreeEnd = NodeID(got)
+		if nodes[i].subtreeEnd > NodeID(n) { // a short walk (never seen): keep ranges inside the tree
+			nodes[i].subtreeEnd = NodeID(n)
 		}
 	}
 	return nodes, nil

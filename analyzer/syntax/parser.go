@@ -10,10 +10,11 @@ import (
 
 var language = ts.NewLanguage(tspython.Language())
 
-// Parser owns one tree-sitter parser. It is not safe for concurrent use:
-// give each worker goroutine its own and Close it when the worker ends.
+// Parser parses Python, keeping C memory from file to file. It is not
+// safe for concurrent use: give each worker goroutine its own and Close it
+// when the worker ends.
 type Parser struct {
-	p *ts.Parser
+	mem arena
 	// Timing accumulates the time spent in Parse, for --stats.
 	Timing Timing
 }
@@ -27,23 +28,21 @@ type Timing struct {
 	Nodes          int64
 }
 
-// NewParser returns a parser for Python.
-func NewParser() *Parser {
+// The grammar is compiled in; a version mismatch is a build bug.
+func init() {
 	p := ts.NewParser()
+	defer p.Close()
 	if err := p.SetLanguage(language); err != nil {
-		// The grammar is compiled in; a version mismatch is a build bug.
 		panic(fmt.Sprintf("sglint: tree-sitter-python rejected: %v", err))
 	}
-	return &Parser{p: p}
 }
 
-// Close frees the C parser. The parser must not be used afterwards.
-func (p *Parser) Close() {
-	if p.p != nil {
-		p.p.Close()
-		p.p = nil
-	}
-}
+// NewParser returns a parser for Python.
+func NewParser() *Parser { return &Parser{mem: newArena()} }
+
+// Close frees the parser's C memory. The parser must not be used
+// afterwards.
+func (p *Parser) Close() { p.mem.free() }
 
 // Parse parses src into a flat Tree. src must not change while the Tree is
 // in use: node texts are slices of it.
@@ -61,7 +60,10 @@ func (p *Parser) ParseReusing(src []byte, old *Tree) (*Tree, error) {
 		nodes, starts = old.nodes, old.lineStarts
 		*old = Tree{} // a stale reference reads an empty tree, not another file's nodes
 	}
-	nodes, err := parseFlat(p.p, src, nodes, &p.Timing)
+	if p.mem.a == nil {
+		return nil, fmt.Errorf("syntax: parser used after Close")
+	}
+	nodes, err := parseFlat(p.mem, src, nodes, &p.Timing)
 	if err != nil {
 		return nil, err
 	}
