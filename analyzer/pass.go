@@ -125,7 +125,17 @@ type Project struct {
 	// on or context only), in input order, then source order.
 	RaiseSites []RaiseSite
 
-	shared sync.Map // key -> *sharedEntry (see Shared)
+	shared  sync.Map // key -> *sharedEntry (see Shared)
+	byModel []*File  // by index in Index.Files
+}
+
+// ModelFile returns the file at index fi of Index.Files (a pymodel file
+// index, as in FuncRef.File), nil if there is none.
+func (p *Project) ModelFile(fi int32) *File {
+	if fi < 0 || int(fi) >= len(p.byModel) {
+		return nil
+	}
+	return p.byModel[fi]
 }
 
 type sharedEntry struct {

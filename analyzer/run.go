@@ -141,7 +141,13 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	if need {
 		project.Index, indexProblem = buildIndex(project.Files)
-		project.Flow = newFlow(project.Index, project.Files)
+		project.byModel = make([]*File, len(project.Index.Files))
+		for _, f := range project.Files {
+			if f.Model >= 0 && int(f.Model) < len(project.byModel) {
+				project.byModel[f.Model] = f
+			}
+		}
+		project.Flow = newFlow(project)
 	}
 	r.stats.IndexWall = time.Since(start)
 
@@ -630,19 +636,13 @@ func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
 	return pymodel.NewIndex(srcs), nil
 }
 
-// newFlow gives the facts layer the trees of the loaded files, parsed
-// again on demand when they are not in memory.
-func newFlow(ix *pymodel.Index, files []*File) *pymodel.Flow {
-	byModel := make([]*File, len(ix.Files))
-	for _, f := range files {
-		if f.Model >= 0 && int(f.Model) < len(byModel) {
-			byModel[f.Model] = f
+// newFlow gives the facts layer the trees of the loaded files, rebuilt
+// on demand when they are not in memory.
+func newFlow(p *Project) *pymodel.Flow {
+	return pymodel.NewFlow(p.Index, func(fi int32) *syntax.Tree {
+		if f := p.ModelFile(fi); f != nil {
+			return f.Tree()
 		}
-	}
-	return pymodel.NewFlow(ix, func(fi int32) *syntax.Tree {
-		if fi < 0 || int(fi) >= len(byModel) || byModel[fi] == nil {
-			return nil
-		}
-		return byModel[fi].Tree()
+		return nil
 	}, nil)
 }

@@ -72,3 +72,22 @@ func TestTreeAfterRun(t *testing.T) {
 	assert.Equal(t, "x = 1", tr.Line(1))
 	assert.Same(t, tr, files[0].Tree())
 }
+
+// ModelFile maps an index file back to its File.
+func TestModelFile(t *testing.T) {
+	checked := 0
+	probe := &analyzer.Rule{ID: "SGL908", Name: "probe", Run: func(p *analyzer.Pass) error {
+		for _, f := range p.Project.Files {
+			if f.Model >= 0 {
+				require.Same(t, f, p.Project.ModelFile(f.Model))
+				checked++
+			}
+		}
+		assert.Nil(t, p.Project.ModelFile(-1))
+		assert.Nil(t, p.Project.ModelFile(int32(len(p.Project.Files))))
+		return nil
+	}}
+	analyzer.Run([]analyzer.Input{src("a.py", "x = 1\n"), src("b.py", "def f(:\n"), src("c.py", "y = 2\n")},
+		analyzer.Options{Rules: []*analyzer.Rule{probe}, Jobs: 1})
+	assert.Equal(t, 9, checked)
+}

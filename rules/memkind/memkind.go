@@ -87,16 +87,10 @@ func run(pass *analyzer.Pass) error {
 		ix:      ix,
 		file:    f.Model,
 		opts:    opts,
-		files:   map[int32]*analyzer.File{},
 		flows:   map[pymodel.FuncRef]*flow{},
 		checked: map[paramRef]checkState{},
 		calls:   map[int32]map[syntax.NodeID]int32{},
 		callers: map[pymodel.FuncRef]*flow{},
-	}
-	for _, pf := range pass.Project.Files {
-		if pf.Model >= 0 {
-			c.files[pf.Model] = pf
-		}
 	}
 	s := ix.Summary(f.Model)
 	for ci := range s.Calls {
@@ -114,7 +108,6 @@ type checker struct {
 	ix      *pymodel.Index
 	file    int32 // the pass's file in the index
 	opts    *Options
-	files   map[int32]*analyzer.File // by index file; trees are parsed on demand (File.Tree)
 	flows   map[pymodel.FuncRef]*flow
 	checked map[paramRef]checkState
 	calls   map[int32]map[syntax.NodeID]int32 // file -> call node -> index in Calls
@@ -123,7 +116,7 @@ type checker struct {
 
 // tree is the syntax tree of index file fi, nil if it is not loaded.
 func (c *checker) tree(fi int32) *syntax.Tree {
-	if f := c.files[fi]; f != nil {
+	if f := c.pass.Project.ModelFile(fi); f != nil {
 		return f.Tree()
 	}
 	return nil
