@@ -179,6 +179,7 @@ func writeAtomic(path string, parts ...[]byte) error {
 	if err != nil {
 		return err
 	}
+	err = f.Chmod(0o644) // CreateTemp's 0600 would hide a shared cache from other users
 	for _, b := range parts {
 		if err == nil {
 			_, err = f.Write(b)
