@@ -234,6 +234,7 @@ func newRunner(inputs []Input, opts Options) *runner {
 	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, opts.Records)
 	if r.cache != nil {
 		r.trees.cached = r.cache.packedTree
+		r.stats.Cache = true
 	}
 	return r
 }

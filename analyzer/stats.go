@@ -12,9 +12,10 @@ import (
 // two workers they may add up to twice its wall time.
 type Stats struct {
 	Jobs   int
-	Files  int // files loaded (reported on or context)
-	Parsed int // files parsed by this run
-	Cached int // files whose summary and file-local results came from the cache
+	Cache  bool // the run had a cache
+	Files  int  // files loaded (reported on or context)
+	Parsed int  // files parsed by this run
+	Cached int  // files whose summary and file-local results came from the cache
 	// ProjectCached counts files whose findings of the rules that read the
 	// project came from the cache (nothing in the project changed).
 	ProjectCached int

@@ -30,8 +30,10 @@ func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
 	fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))
 	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s, noqa %s, pack %s (busy)\n",
 		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize), ms(st.Records), ms(st.Noqa), ms(st.Pack))
-	fmt.Fprintf(w, "  cache               hash %s, read %s, write %s (busy); %d files' project findings reused\n",
-		ms(st.Hash), ms(st.CacheRead), ms(st.CacheWrite), st.ProjectCached)
+	if st.Cache {
+		fmt.Fprintf(w, "  cache               hash %s, read %s, write %s (busy); %d files' project findings reused\n",
+			ms(st.Hash), ms(st.CacheRead), ms(st.CacheWrite), st.ProjectCached)
+	}
 	fmt.Fprintf(w, "  index     %s   project index (of which decoding cached summaries %s)\n", ms(st.IndexWall), ms(st.Decode))
 	fmt.Fprintf(w, "  check     %s   rules %s (busy), of which %d trees unpacked and %d parsed again in %s\n",
 		ms(st.CheckWall), ms(st.RulesTotal()), st.Unpacked, st.Reparsed, ms(st.Rebuild))
