@@ -81,11 +81,17 @@ func Open(root, engine string) (*Store, error) {
 		"# This file is a cache directory tag created by sglint.\n"+
 		"# For information about cache directory tags see https://bford.info/cachedir/\n")
 	writeIfMissing(filepath.Join(root, ".gitignore"), "# Created by sglint.\n*\n")
+	writeIfMissing(filepath.Join(s.dir, engineMarker), engine+"\n")
 	now := time.Now()
 	_ = os.Chtimes(s.dir, now, now) // marks this engine's directory as in use
 	s.prune(now)
 	return s, nil
 }
+
+// engineMarker names the file that marks a directory as an engine's: only
+// such directories are ever pruned (SGLINT_CACHE_DIR may point to a
+// directory that holds other things).
+const engineMarker = ".sglint-engine"
 
 // Dir is the directory holding this engine's entries.
 func (s *Store) Dir() string { return s.dir }
@@ -107,6 +113,9 @@ func (s *Store) prune(now time.Time) {
 		p := filepath.Join(s.root, e.Name())
 		if !e.IsDir() || p == s.dir || !strings.HasPrefix(e.Name(), "v") {
 			continue
+		}
+		if _, err := os.Lstat(filepath.Join(p, engineMarker)); err != nil {
+			continue // not a cache directory of sglint's
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleAfter {
 			_ = os.RemoveAll(p)

@@ -146,12 +146,16 @@ func TestOpenPrunesOldEngines(t *testing.T) {
 	require.NoError(t, err)
 	recent, err := Open(root, "recent")
 	require.NoError(t, err)
+	foreign := filepath.Join(root, "v1-videos") // not sglint's: never removed
+	require.NoError(t, os.MkdirAll(foreign, 0o755))
 	long := time.Now().Add(-8 * 24 * time.Hour)
 	require.NoError(t, os.Chtimes(old.Dir(), long, long))
+	require.NoError(t, os.Chtimes(foreign, long, long))
 	_, err = Open(root, "new")
 	require.NoError(t, err)
 	assert.NoDirExists(t, old.Dir())
 	assert.DirExists(t, recent.Dir())
+	assert.DirExists(t, foreign)
 	_, err = Open(root, "../escape")
 	assert.Error(t, err)
 }
