@@ -3,6 +3,7 @@ package pymodel
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // FuncSummary is what a function does, as seen by its callers, computed
@@ -49,8 +50,19 @@ const (
 	maxEscapes = 32
 )
 
-// FuncSummary returns the summary of fn.
-func (ix *Index) FuncSummary(fn FuncRef) *FuncSummary { return &ix.funcSums[fn.File][fn.Func] }
+// FuncSummary returns the summary of fn, computing it (and its callees')
+// on first use. Safe for concurrent use.
+func (ix *Index) FuncSummary(fn FuncRef) *FuncSummary {
+	if ix.validFunc(fn) {
+		ix.ensureSummary(fn)
+	}
+	return &ix.funcSums[fn.File][fn.Func]
+}
+
+// summarySoFar is fn's summary while its component is being computed:
+// complete for callees in lower components (computeSCC ensured them),
+// the current iterate for members of the same component.
+func (ix *Index) summarySoFar(fn FuncRef) *FuncSummary { return &ix.funcSums[fn.File][fn.Func] }
 
 // KillsOn returns the paths fn may empty or rebind on its parameter i.
 func (s *FuncSummary) KillsOn(i int) []string {
@@ -101,14 +113,13 @@ func (ix *Index) summarizeFuncs() {
 	adjStart[n] = int32(len(adj))
 	succ := func(v int) []int32 { return adj[adjStart[v]:adjStart[v+1]] }
 	ref := func(v int) FuncRef { return refs[v] }
-	ix.excNames = map[excKey]string{}
-	defer func() { ix.excNames = nil }()
 	sccs := tarjan(n, succ)
 	ix.sccOf = make([][]int32, len(ix.Files))
 	for fi := range ix.Files {
 		ix.sccOf[fi] = make([]int32, len(ix.Files[fi].Summary.Functions))
 	}
 	ix.sccs = make([][]FuncRef, len(sccs))
+	ix.sccCyclic = make([]bool, len(sccs))
 	members := make([]FuncRef, 0, n) // one backing array for all components
 	for si, scc := range sccs {
 		start := len(members)
@@ -118,8 +129,6 @@ func (ix *Index) summarizeFuncs() {
 			members = append(members, r)
 		}
 		ix.sccs[si] = members[start:len(members):len(members)]
-	}
-	for _, scc := range sccs {
 		cyclic := len(scc) > 1
 		if !cyclic {
 			for _, w := range succ(scc[0]) {
@@ -128,21 +137,47 @@ func (ix *Index) summarizeFuncs() {
 				}
 			}
 		}
-		for iter := 0; iter < 50; iter++ {
-			changed := false
-			for _, v := range scc {
-				r := ref(v)
-				next := ix.computeSummary(r)
-				next.Recursive = cyclic
-				old := &ix.funcSums[r.File][r.Func]
-				if !sameSummary(old, &next) {
-					*old = next
-					changed = true
+		ix.sccCyclic[si] = cyclic
+	}
+	ix.sumDone = make([]sync.Once, len(sccs))
+}
+
+// ensureSummary computes the summaries of fn's component, and first those
+// of the components it calls. Summaries are computed on demand: rules ask
+// about the functions on their paths, a small part of a project, and the
+// eager computation of all was two thirds of the index's build.
+// Components form a DAG, so a goroutine computing one waits only for
+// strictly lower ones: no deadlock between concurrent callers.
+func (ix *Index) ensureSummary(fn FuncRef) {
+	si := ix.sccOf[fn.File][fn.Func]
+	ix.sumDone[si].Do(func() { ix.computeSCC(si) })
+}
+
+func (ix *Index) computeSCC(si int32) {
+	scc := ix.sccs[si]
+	for _, m := range scc {
+		for _, ci := range ix.files[m.File].funcCalls.of(m.Func) {
+			for _, cal := range ix.Callees(CallSite{m.File, ci}) {
+				if cal.Func.Valid() && !cal.Virtual && ix.sccOf[cal.Func.File][cal.Func.Func] != si {
+					ix.ensureSummary(cal.Func)
 				}
 			}
-			if !cyclic || !changed {
-				break
+		}
+	}
+	cyclic := ix.sccCyclic[si]
+	for iter := 0; iter < 50; iter++ {
+		changed := false
+		for _, r := range scc {
+			next := ix.computeSummary(r)
+			next.Recursive = cyclic
+			old := &ix.funcSums[r.File][r.Func]
+			if !sameSummary(old, &next) {
+				*old = next
+				changed = true
 			}
+		}
+		if !cyclic || !changed {
+			break
 		}
 	}
 }
@@ -340,7 +375,7 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 			if !cal.Func.Valid() || cal.Virtual {
 				continue
 			}
-			g := ix.FuncSummary(cal.Func)
+			g := ix.summarySoFar(cal.Func)
 			gf := ix.Func(cal.Func)
 			// What the callee writes on its receiver.
 			switch {
@@ -414,7 +449,7 @@ func (ix *Index) computeSummary(r FuncRef) FuncSummary {
 			}
 			if rt.Call >= 0 && int(rt.Call) < len(s.Calls) {
 				for _, cal := range ix.Callees(CallSite{r.File, rt.Call}) {
-					if cal.Func.Valid() && !cal.Virtual && cal.Kind != CallCtor && ix.FuncSummary(cal.Func).MayReturnNone {
+					if cal.Func.Valid() && !cal.Virtual && cal.Kind != CallCtor && ix.summarySoFar(cal.Func).MayReturnNone {
 						out.MayReturnNone = true
 					}
 				}
@@ -509,21 +544,18 @@ func (ix *Index) funcUses(r FuncRef) []int32 {
 	return ix.files[r.File].funcUses.of(r.Func)
 }
 
-// excKey caches handler type resolution while the index is built.
+// excKey caches handler type resolution for function summaries.
 type excKey struct {
 	fn   FuncRef
 	text string
 }
 
 func (ix *Index) exceptionNameCached(fn FuncRef, text string) string {
-	if ix.excNames == nil { // after the build: no cache, so no shared writes
-		return ix.ExceptionName(fn.File, fn.Func, text)
-	}
 	k := excKey{fn, text}
-	if n, ok := ix.excNames[k]; ok {
-		return n
+	if n, ok := ix.excNames.Load(k); ok {
+		return n.(string)
 	}
 	n := ix.ExceptionName(fn.File, fn.Func, text)
-	ix.excNames[k] = n
+	ix.excNames.Store(k, n)
 	return n
 }

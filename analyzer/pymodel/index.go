@@ -60,12 +60,15 @@ type Index struct {
 	callees  [][]Callee // [file] flat, ranges in fileData.calleeAt
 	callers  map[FuncRef][]CallSite
 	entries  []Entry
-	funcSums [][]FuncSummary   // [file][func]
-	excNames map[excKey]string // exception names resolved during the build only
+	funcSums [][]FuncSummary // [file][func], filled on demand (see ensureSummary)
+	sumDone  []sync.Once     // per component: its summaries are computed
+	excNames sync.Map        // excKey -> string: handler types resolved for summaries
 	// Strongly connected components of the static call graph (non-virtual
-	// edges), callees before callers, and each function's component.
-	sccs  [][]FuncRef
-	sccOf [][]int32
+	// edges), callees before callers, each function's component, and
+	// whether a component is a cycle.
+	sccs      [][]FuncRef
+	sccOf     [][]int32
+	sccCyclic []bool
 
 	byAttr attrNames // see AttrDeclarers
 }
