@@ -13,7 +13,6 @@ package memkind
 import (
 	_ "embed"
 	"fmt"
-	"path"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cfg"
@@ -21,6 +20,7 @@ import (
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/reaching"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/namepattern"
 )
 
 //go:embed doc.md
@@ -55,21 +55,17 @@ func DefaultOptions() *Options {
 
 // Validate rejects malformed patterns.
 func (o *Options) Validate() error {
-	for _, p := range o.SinkParams {
-		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("sink-params: bad pattern %q", p)
-		}
+	if _, err := namepattern.Compile(o.SinkParams); err != nil {
+		return fmt.Errorf("sink-params: %v", err)
 	}
 	return nil
 }
 
-func (o *Options) isSink(param string) bool {
-	for _, p := range o.SinkParams {
-		if ok, _ := path.Match(p, param); ok {
-			return true
-		}
-	}
-	return false
+// sinkSet compiles SinkParams (every call argument of a project is tested
+// against them). A malformed pattern, refused by Validate, matches nothing.
+func (o *Options) sinkSet() *namepattern.Set {
+	s, _ := namepattern.Compile(o.SinkParams)
+	return s
 }
 
 func run(pass *analyzer.Pass) error {
@@ -87,6 +83,7 @@ func run(pass *analyzer.Pass) error {
 		ix:      ix,
 		file:    f.Model,
 		opts:    opts,
+		sinks:   opts.sinkSet(),
 		flows:   map[pymodel.FuncRef]*flow{},
 		checked: map[paramRef]checkState{},
 		calls:   map[int32]map[syntax.NodeID]int32{},
@@ -108,6 +105,7 @@ type checker struct {
 	ix      *pymodel.Index
 	file    int32 // the pass's file in the index
 	opts    *Options
+	sinks   *namepattern.Set // opts.SinkParams compiled
 	flows   map[pymodel.FuncRef]*flow
 	checked map[paramRef]checkState
 	calls   map[int32]map[syntax.NodeID]int32 // file -> call node -> index in Calls

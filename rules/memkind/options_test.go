@@ -54,7 +54,7 @@ func TestSinkParamsFromConfig(t *testing.T) {
 
 	_, err = load(`sink-params = ["[unclosed"]` + "\n")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "bad pattern")
+	assert.Contains(t, err.Error(), "is not a valid pattern")
 	_, err = load(`sink-param = ["x"]` + "\n")
 	require.Error(t, err, "unknown key")
 }

@@ -35,7 +35,7 @@ func (c *checker) checkCall(site pymodel.CallSite) {
 				name, pi = p.Name, bind[i]
 			}
 		}
-		if name == "" || !c.opts.isSink(name) {
+		if name == "" || !c.sinks.Match(name) {
 			continue
 		}
 		fl := c.flowOf(pymodel.FuncRef{File: site.File, Func: call.Func})

@@ -2,10 +2,10 @@ package peerlookup
 
 import (
 	"fmt"
-	"path"
 	"slices"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -26,10 +26,8 @@ func DefaultOptions() *Options {
 
 // Validate rejects patterns path.Match cannot read.
 func (o *Options) Validate() error {
-	for _, p := range o.EntryPatterns {
-		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("entry-patterns: %q is not a valid pattern", p)
-		}
+	if _, err := namepattern.Compile(o.EntryPatterns); err != nil {
+		return fmt.Errorf("entry-patterns: %v", err)
 	}
 	return nil
 }

@@ -12,13 +12,13 @@ package readinessguard
 import (
 	_ "embed"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -63,10 +63,8 @@ func DefaultOptions() *Options {
 // Validate rejects patterns path.Match cannot read and group members that
 // are not access paths under self.
 func (o *Options) Validate() error {
-	for _, p := range o.EntryPatterns {
-		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("entry-patterns: %q is not a valid pattern", p)
-		}
+	if _, err := namepattern.Compile(o.EntryPatterns); err != nil {
+		return fmt.Errorf("entry-patterns: %v", err)
 	}
 	for _, g := range o.Equivalent {
 		if len(g) < 2 {

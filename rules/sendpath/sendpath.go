@@ -32,7 +32,6 @@
 package sendpath
 
 import (
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +39,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/namepattern"
 )
 
 // DefaultPatterns are the entry name patterns when Config.Patterns is nil.
@@ -176,14 +176,14 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 		}
 		add(Entry{Func: e.Func, Kind: k, Site: e.Site})
 	}
-	pats := cfg.patterns()
+	pats, _ := namepattern.Compile(cfg.patterns()) // validated with the options; a bad one matches nothing
 	for fi := range ix.Files {
 		for _, fn := range ix.FuncsOf(int32(fi)) {
 			f := ix.Func(fn)
 			if f.Kind == pymodel.Lambda {
 				continue
 			}
-			if matchAny(pats, f.Name) {
+			if pats.Match(f.Name) {
 				add(Entry{Func: fn, Kind: NameMatch, Site: noSite})
 			} else if namedIn(cfg.Entries, ix.FuncName(fn)) {
 				add(Entry{Func: fn, Kind: Configured, Site: noSite})
@@ -206,15 +206,6 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 func runs(ix *pymodel.Index, fn pymodel.FuncRef) bool {
 	f := ix.Func(fn)
 	return !f.Stub && !f.Abstract
-}
-
-func matchAny(pats []string, name string) bool {
-	for _, p := range pats {
-		if ok, err := path.Match(p, name); err == nil && ok {
-			return true
-		}
-	}
-	return false
 }
 
 // namedIn reports whether qual is one of names or ends with ".name".
