@@ -220,7 +220,10 @@ func TestCacheCorruption(t *testing.T) {
 		}
 		return nil
 	})
-	require.Len(t, entries, 4, "the models, summaries, trees and findings bundles")
+	// The models, summaries, trees and findings bundles, each in shards by
+	// path: all four hold a record of every file, so the same shards.
+	require.NotEmpty(t, entries)
+	require.Zero(t, len(entries)%4, "the four bundles in the same shards: %d entries", len(entries))
 	contents := map[string][]byte{}
 	for _, e := range entries {
 		contents[e], _ = os.ReadFile(e)
@@ -335,4 +338,44 @@ func TestCacheWithRealRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An edit rewrites the shards that hold the edited file's records (and
+// the findings, all recomputed under the new project key), not every
+// bundle whole.
+func TestCacheEditRewritesFewShards(t *testing.T) {
+	files := map[string]string{"pkg/__init__.py": ""}
+	for i := range 40 {
+		files[fmt.Sprintf("pkg/m%02d.py", i)] = fmt.Sprintf("def f%d():\n    return %d\n", i, i)
+	}
+	p := newProject(t, files)
+	dir := t.TempDir()
+	store := openStore(t, dir, "engine")
+	p.run(store, cacheRules, nil)
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		_ = filepath.WalkDir(store.Dir(), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(path)
+				out[path] = string(b)
+			}
+			return nil
+		})
+		return out
+	}
+	before := snapshot()
+	p.write("pkg/m07.py", "def f7():\n    return 700\n")
+	res := p.run(store, cacheRules, nil)
+	require.Equal(t, 1, res.Stats.Parsed)
+	after := snapshot()
+	changed := 0
+	for path, b := range after {
+		if before[path] != b {
+			changed++
+		}
+	}
+	// models, summaries and trees: one shard each; findings: every shard.
+	findings := len(after) / 4
+	assert.Equal(t, 3+findings, changed, "of %d entries", len(after))
+	assert.Less(t, changed, len(after)/2)
 }

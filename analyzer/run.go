@@ -137,7 +137,7 @@ func Run(inputs []Input, opts Options) *Result {
 	}
 	if r.cache != nil { // written now, so that phase 2 does not hold them
 		r.saveBundles(&r.cache.models, &r.cache.summaries, &r.cache.trees)
-		r.cache.summaries.read = nil // decoded: the raw records are not needed
+		r.cache.summaries.drop() // decoded: the raw records are not needed
 	}
 	if need {
 		project.Index, indexProblem = buildIndex(project.Files)
