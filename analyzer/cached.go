@@ -3,8 +3,8 @@ package analyzer
 import (
 	"bytes"
 	"crypto/sha256"
-	"hash/fnv"
 	"encoding/json"
+	"hash/fnv"
 	"os"
 	"slices"
 	"strings"
