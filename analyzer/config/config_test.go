@@ -281,3 +281,37 @@ func TestPerFileIgnored(t *testing.T) {
 	// Outside the root nothing matches "tests/**".
 	assert.False(t, c.PerFileIgnored(filepath.Join(t.TempDir(), "tests/a.py"), "SGL001"))
 }
+
+// sharedEntries is options shared by several rules, embedded in each.
+type sharedEntries struct {
+	EntryPatterns []string `toml:"entry-patterns"`
+	Entries       []string `toml:"entries"`
+}
+
+type embeddingOptions struct {
+	sharedEntries
+	Entries []string `toml:"entries"` // shadows the embedded field
+	Depth   int      `toml:"depth"`
+}
+
+// The fields of an embedded struct are keys of the rule's own table; an
+// outer field wins; unknown keys are still reported, with suggestions
+// that include the embedded names.
+func TestLoadEmbeddedOptions(t *testing.T) {
+	rules := []*analyzer.Rule{{ID: "SGL003", Name: "peer", Title: "t", Doc: "d",
+		Run: func(*analyzer.Pass) error { return nil }, Options: func() any { return &embeddingOptions{} }}}
+	dir := t.TempDir()
+	file := write(t, dir, "pyproject.toml", "[tool.sglint.rules.SGL003]\nentry-patterns = [\"send_*\"]\nentries = [\"A.b\"]\ndepth = 2\n")
+	c, err := Load(file, rules)
+	require.NoError(t, err)
+	opts := c.RuleOptions["SGL003"].(*embeddingOptions)
+	assert.Equal(t, []string{"send_*"}, opts.EntryPatterns)
+	assert.Equal(t, []string{"A.b"}, opts.Entries)
+	assert.Nil(t, opts.sharedEntries.Entries, "the outer field took the key")
+	assert.Equal(t, 2, opts.Depth)
+
+	file = write(t, dir, "pyproject.toml", "[tool.sglint.rules.SGL003]\nentry-patern = [\"x\"]\n")
+	_, err = Load(file, rules)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `tool.sglint.rules.SGL003.entry-patern: unknown key (did you mean "entry-patterns"?)`)
+}

@@ -132,7 +132,7 @@ func (d *decoder) decode(path []string, v any, dst reflect.Value) {
 				d.errorf(append(path, k), "unknown key%s", didYouMean(k, fieldNames(fields)))
 				continue
 			}
-			d.decode(append(path, k), tbl[k], dst.Field(i))
+			d.decode(append(path, k), tbl[k], dst.FieldByIndex(i))
 		}
 	default:
 		d.errorf(path, "option type %s is not supported", dst.Type())
@@ -143,28 +143,43 @@ func (d *decoder) mismatch(path []string, v any, want reflect.Type) {
 	d.errorf(path, "expected %s, got %s", describe(want), tomlType(v))
 }
 
-// structFields maps TOML keys to field indexes: the `toml` tag's name, or
-// the field name when untagged; `toml:"-"` and unexported fields are skipped.
-func structFields(t reflect.Type) map[string]int {
-	m := map[string]int{}
+// structFields maps TOML keys to field index paths: the `toml` tag's name,
+// or the field name when untagged; `toml:"-"` and unexported fields are
+// skipped. The fields of an untagged embedded struct are keys of the
+// outer table, as encoding/json does, so that rules can share options
+// (sendpath.EntryOptions); an outer field wins over an embedded one.
+func structFields(t reflect.Type) map[string][]int {
+	m := map[string][]int{}
+	var embedded [][]int
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			embedded = append(embedded, []int{i})
+			continue
+		}
 		if !f.IsExported() {
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
 		switch name {
 		case "-":
 			continue
 		case "":
 			name = f.Name
 		}
-		m[name] = i
+		m[name] = []int{i}
+	}
+	for _, idx := range embedded {
+		for k, sub := range structFields(t.Field(idx[0]).Type) {
+			if _, ok := m[k]; !ok {
+				m[k] = append(slices.Clone(idx), sub...)
+			}
+		}
 	}
 	return m
 }
 
-func fieldNames(fields map[string]int) []string {
+func fieldNames(fields map[string][]int) []string {
 	names := make([]string, 0, len(fields))
 	for k := range fields {
 		names = append(names, k)

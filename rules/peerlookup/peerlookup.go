@@ -58,7 +58,7 @@ func run(pass *analyzer.Pass) error {
 			continue
 		}
 		if paths == nil {
-			paths = sendpath.Of(pass, options(pass).sendConfig())
+			paths = sendpath.Of(pass, options(pass).Config())
 		}
 		if !paths.OnPath(fn) {
 			continue

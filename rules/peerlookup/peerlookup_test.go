@@ -13,6 +13,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 const fixtures = "../../testdata/rules/sgl004"
@@ -102,12 +103,12 @@ func TestOptions(t *testing.T) {
 	}
 	all := lines(runOn(t, nil))
 	assert.Contains(t, all, "lookups.py:19")
-	threadsOnly := lines(runOn(t, &Options{EntryPatterns: []string{}}))
+	threadsOnly := lines(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{}}}))
 	assert.Equal(t, []string{"nested.py:33", "nested.py:61", "workers.py:22", "workers.py:32"}, threadsOnly)
-	withEntry := lines(runOn(t, &Options{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}))
+	withEntry := lines(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}}))
 	assert.Contains(t, withEntry, "lookups.py:19")
 	assert.Len(t, withEntry, 5)
 
-	assert.Error(t, (&Options{EntryPatterns: []string{"send_["}}).Validate())
+	assert.Error(t, (&Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"send_["}}}).Validate())
 	assert.NoError(t, DefaultOptions().Validate())
 }

@@ -64,7 +64,7 @@ func run(pass *analyzer.Pass) error {
 			continue
 		}
 		if paths == nil {
-			paths = sendpath.Of(pass, options(pass).sendConfig())
+			paths = sendpath.Of(pass, options(pass).Config())
 		}
 		reader, ok := sendReader(ix, paths, tab)
 		if !ok {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 const fixtures = "../../testdata/rules/sgl003"
@@ -82,7 +83,7 @@ func TestOptions(t *testing.T) {
 		return false
 	}
 	assert.False(t, has(runOn(t, nil), "peers.py", 92), "debug_index is read only by describe")
-	assert.True(t, has(runOn(t, &Options{Entries: []string{"Registrar.describe"}}), "peers.py", 92))
-	assert.Error(t, (&Options{EntryPatterns: []string{"["}}).Validate())
+	assert.True(t, has(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{Entries: []string{"Registrar.describe"}}}), "peers.py", 92))
+	assert.Error(t, (&Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"["}}}).Validate())
 	assert.NoError(t, DefaultOptions().Validate())
 }

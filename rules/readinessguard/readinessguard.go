@@ -18,7 +18,6 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
-	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -42,11 +41,7 @@ var Rule = &analyzer.Rule{
 
 // Options configure SGL001 ([tool.sglint.rules.SGL001]).
 type Options struct {
-	// EntryPatterns are shell patterns on function names that start a
-	// send path (sendpath.DefaultPatterns by default).
-	EntryPatterns []string `toml:"entry-patterns"`
-	// Entries are more entry functions by qualified name or dotted tail.
-	Entries []string `toml:"entries"`
+	sendpath.EntryOptions
 	// Equivalent groups paths under self whose emptiness goes together: a
 	// check on one member counts for all.
 	Equivalent [][]string `toml:"equivalent"`
@@ -55,16 +50,16 @@ type Options struct {
 // DefaultOptions are the options when nothing is configured.
 func DefaultOptions() *Options {
 	return &Options{
-		EntryPatterns: slices.Clone(sendpath.DefaultPatterns),
-		Equivalent:    [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
+		EntryOptions: sendpath.DefaultEntryOptions(),
+		Equivalent:   [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
 	}
 }
 
 // Validate rejects patterns path.Match cannot read and group members that
 // are not access paths under self.
 func (o *Options) Validate() error {
-	if _, err := namepattern.Compile(o.EntryPatterns); err != nil {
-		return fmt.Errorf("entry-patterns: %v", err)
+	if err := o.EntryOptions.Validate(); err != nil {
+		return err
 	}
 	for _, g := range o.Equivalent {
 		if len(g) < 2 {
@@ -105,10 +100,6 @@ func isIdent(s string) bool {
 	return true
 }
 
-func (o *Options) sendConfig() sendpath.Config {
-	return sendpath.Config{Patterns: o.EntryPatterns, Entries: o.Entries}
-}
-
 // group returns the other members of statePath's equivalence groups, in
 // the function's names (self renamed).
 func (o *Options) group(statePath facts.Path, self string) []facts.Path {
@@ -145,7 +136,7 @@ func run(pass *analyzer.Pass) error {
 		return nil
 	}
 	opts := options(pass)
-	paths := sendpath.Of(pass, opts.sendConfig())
+	paths := sendpath.Of(pass, opts.Config())
 	ck := newChecker(paths, opts)
 	for _, fn := range proj.Index.FuncsOf(f.Model) {
 		ck.checkUses(pass, fn)

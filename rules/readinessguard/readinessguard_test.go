@@ -12,6 +12,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 const fixtures = "../../testdata/rules/sgl001"
@@ -113,7 +114,7 @@ func TestEntryPatternsAreConfigurable(t *testing.T) {
 func TestValidate(t *testing.T) {
 	assert.NoError(t, DefaultOptions().Validate())
 	bad := []*Options{
-		{EntryPatterns: []string{"send_["}},
+		{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"send_["}}},
 		{Equivalent: [][]string{{"self.a"}}},
 		{Equivalent: [][]string{{"self.a", "kv_args.ptrs"}}},
 		{Equivalent: [][]string{{"self.a", "self.b[0]"}}},

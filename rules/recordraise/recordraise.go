@@ -40,12 +40,7 @@ var doc string
 
 // Options of SGL010 ([tool.sglint.rules.SGL010]).
 type Options struct {
-	// EntryPatterns are shell patterns on function names that make send
-	// entries; nil means sendpath.DefaultPatterns.
-	EntryPatterns []string `toml:"entry-patterns"`
-	// Entries are functions treated as entries, by (a tail of) their
-	// qualified name.
-	Entries []string `toml:"entries"`
+	sendpath.EntryOptions
 }
 
 // Rule SGL010 record-raise-reachable.
@@ -70,7 +65,7 @@ func run(pass *analyzer.Pass) error {
 	}
 	cfg := sendpath.Config{}
 	if o, ok := pass.Options().(*Options); ok && o != nil {
-		cfg.Patterns, cfg.Entries = o.EntryPatterns, o.Entries
+		cfg = o.Config()
 	}
 	k := key{strings.Join(cfg.Patterns, "\x00"), strings.Join(cfg.Entries, "\x00")}
 	if cfg.Patterns == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/sglint/sglint/analyzer/analysistest"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules/recordraise"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 func testdata(parts ...string) string {
@@ -74,7 +75,7 @@ func TestOptionsAndNoRecords(t *testing.T) {
 		}
 		return out
 	}
-	opts := &recordraise.Options{EntryPatterns: []string{}, Entries: []string{"PlanSender.send_ring"}}
+	opts := &recordraise.Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{}, Entries: []string{"PlanSender.send_ring"}}}
 	for _, jobs := range []int{1, 3} {
 		res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}, Records: set, Jobs: jobs,
 			RuleOptions: map[string]any{"SGL010": opts}})
