@@ -136,3 +136,34 @@ func TestRunWithOptions(t *testing.T) {
 	require.NotNil(t, res)
 	assert.Empty(t, res.Diagnostics)
 }
+
+// Findings returns what the rules find, wants or not: the "unexpected"
+// fixture's finding is returned, and no failure is recorded.
+func TestFindings(t *testing.T) {
+	ft := &fakeT{}
+	ds := analysistest.Findings(ft, dir("unexpected"), analyzer.Options{}, boom)
+	assert.Empty(t, ft.errors)
+	assert.Empty(t, ft.fatals)
+	require.NotEmpty(t, ds)
+	assert.Equal(t, "SGL901", ds[0].Rule.ID)
+
+	ft = &fakeT{}
+	assert.Nil(t, analysistest.Findings(ft, dir("no-such-dir"), analyzer.Options{}, boom))
+	assert.NotEmpty(t, ft.fatals)
+}
+
+func TestWithOptions(t *testing.T) {
+	type opts struct{ N int }
+	assert.Nil(t, analysistest.WithOptions[opts](boom, nil).RuleOptions, "nil: the rule's defaults")
+	o := &opts{N: 2}
+	assert.Equal(t, map[string]any{"SGL901": o}, analysistest.WithOptions(boom, o).RuleOptions)
+}
+
+func TestDocBlock(t *testing.T) {
+	doc := "# X\n\n## Example\n\nText.\n\n```python\nsend(x)\n```\n\n## Use instead\n\nNothing.\n"
+	ft := &fakeT{}
+	assert.Equal(t, "send(x)\n", analysistest.DocBlock(ft, doc, "## Example"))
+	assert.Empty(t, ft.fatals)
+	analysistest.DocBlock(ft, doc, "## Use instead")
+	assert.NotEmpty(t, ft.fatals, "no python block under the heading")
+}

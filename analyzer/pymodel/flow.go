@@ -78,15 +78,7 @@ func (fl *Flow) computeSCC(si int32) {
 	ix := fl.ix
 	members := ix.sccs[si]
 	// Callee components first (strictly lower: no waiting in a cycle).
-	for _, m := range members {
-		for _, ci := range ix.files[m.File].funcCalls.of(m.Func) {
-			for _, cal := range ix.Callees(CallSite{m.File, ci}) {
-				if cal.Func.Valid() && !cal.Virtual && ix.sccOf[cal.Func.File][cal.Func.Func] != si {
-					fl.ensure(cal.Func)
-				}
-			}
-		}
-	}
+	ix.lowerCallees(si, fl.ensure)
 	for _, m := range members {
 		t := fl.tree(m.File)
 		if t == nil {

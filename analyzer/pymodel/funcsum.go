@@ -142,6 +142,21 @@ func (ix *Index) summarizeFuncs() {
 	ix.sumDone = make([]sync.Once, len(sccs))
 }
 
+// lowerCallees calls visit with each non-virtual project callee of the
+// members of component si that is in another component: a lower one, whose
+// results si's computation needs first.
+func (ix *Index) lowerCallees(si int32, visit func(FuncRef)) {
+	for _, m := range ix.sccs[si] {
+		for _, ci := range ix.files[m.File].funcCalls.of(m.Func) {
+			for _, cal := range ix.Callees(CallSite{m.File, ci}) {
+				if cal.Func.Valid() && !cal.Virtual && ix.sccOf[cal.Func.File][cal.Func.Func] != si {
+					visit(cal.Func)
+				}
+			}
+		}
+	}
+}
+
 // ensureSummary computes the summaries of fn's component, and first those
 // of the components it calls. Summaries are computed on demand: rules ask
 // about the functions on their paths, a small part of a project, and the
@@ -155,15 +170,7 @@ func (ix *Index) ensureSummary(fn FuncRef) {
 
 func (ix *Index) computeSCC(si int32) {
 	scc := ix.sccs[si]
-	for _, m := range scc {
-		for _, ci := range ix.files[m.File].funcCalls.of(m.Func) {
-			for _, cal := range ix.Callees(CallSite{m.File, ci}) {
-				if cal.Func.Valid() && !cal.Virtual && ix.sccOf[cal.Func.File][cal.Func.Func] != si {
-					ix.ensureSummary(cal.Func)
-				}
-			}
-		}
-	}
+	ix.lowerCallees(si, ix.ensureSummary)
 	cyclic := ix.sccCyclic[si]
 	for iter := 0; iter < 50; iter++ {
 		changed := false

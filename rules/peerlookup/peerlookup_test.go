@@ -2,10 +2,6 @@ package peerlookup
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,24 +21,7 @@ func TestFixtures(t *testing.T) {
 // runOn runs SGL004 on the fixtures with opts (nil: defaults).
 func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
 	t.Helper()
-	var inputs []analyzer.Input
-	err := filepath.WalkDir(fixtures, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
-			return err
-		}
-		rel, _ := filepath.Rel(fixtures, p)
-		inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: p, Report: true})
-		return nil
-	})
-	require.NoError(t, err)
-	sort.Slice(inputs, func(i, j int) bool { return inputs[i].Path < inputs[j].Path })
-	o := analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: fixtures}
-	if opts != nil {
-		o.RuleOptions = map[string]any{Rule.ID: opts}
-	}
-	res := analyzer.Run(inputs, o)
-	require.Empty(t, res.Problems)
-	return res.Diagnostics
+	return analysistest.Findings(t, fixtures, analysistest.WithOptions(Rule, opts), Rule)
 }
 
 func find(t *testing.T, ds []analyzer.Diagnostic, path string, line int) analyzer.Diagnostic {

@@ -8,19 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/analysistest"
 )
-
-// docBlock returns the python block after heading in the rule's doc.
-func docBlock(t *testing.T, heading string) string {
-	t.Helper()
-	_, after, ok := strings.Cut(doc, "\n"+heading+"\n")
-	require.True(t, ok, "doc has %q", heading)
-	_, after, ok = strings.Cut(after, "```python\n")
-	require.True(t, ok)
-	block, _, ok := strings.Cut(after, "```")
-	require.True(t, ok)
-	return block
-}
 
 // The doc's example is flagged and its fix is not, inside a class that
 // gives them a table, a preparation step and a transfer thread.
@@ -48,7 +37,7 @@ class Registrar:
 
 `
 	for heading, want := range map[string]int{"## Example": 1, "## Use instead": 0} {
-		method := "    " + strings.ReplaceAll(strings.TrimRight(docBlock(t, heading), "\n"), "\n", "\n    ") + "\n"
+		method := "    " + strings.ReplaceAll(strings.TrimRight(analysistest.DocBlock(t, doc, heading), "\n"), "\n", "\n    ") + "\n"
 		res := analyzer.Run([]analyzer.Input{{Path: "reg.py", Src: []byte(class + method), Report: true}},
 			analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: "."})
 		require.Empty(t, res.Problems)

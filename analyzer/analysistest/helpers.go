@@ -1,0 +1,57 @@
+package analysistest
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+)
+
+// Findings runs the rules on the .py files under dir as one project, like
+// Run, but returns the findings without comparing them with the `# want:`
+// comments: for tests that look at one finding's message or related
+// locations, or that count findings under other options. A file sglint
+// cannot check fails the test.
+func Findings(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) []analyzer.Diagnostic {
+	t.Helper()
+	inputs, err := load(dir)
+	if err != nil {
+		t.Fatalf("analysistest: %v", err)
+		return nil
+	}
+	opts.Rules, opts.Root = rules, dir
+	res := analyzer.Run(inputs, opts)
+	for _, p := range res.Problems {
+		t.Fatalf("%s: sglint could not check the file: %s", filepath.Join(dir, p.Path), p.Message)
+		return nil
+	}
+	return res.Diagnostics
+}
+
+// WithOptions is run options carrying opts as the rule's options (nil: the
+// rule's defaults).
+func WithOptions[O any](rule *analyzer.Rule, opts *O) analyzer.Options {
+	if opts == nil {
+		return analyzer.Options{}
+	}
+	return analyzer.Options{RuleOptions: map[string]any{rule.ID: opts}}
+}
+
+// DocBlock returns the first ```python block after the line heading (for
+// example "## Example") of a rule's Markdown doc, so that tests can run
+// the doc's examples.
+func DocBlock(t T, doc, heading string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(doc, "\n"+heading+"\n")
+	if ok {
+		_, after, ok = strings.Cut(after, "```python\n")
+	}
+	var block string
+	if ok {
+		block, _, ok = strings.Cut(after, "```")
+	}
+	if !ok {
+		t.Fatalf("analysistest: the doc has no python block under %q", heading)
+	}
+	return block
+}
