@@ -17,6 +17,7 @@
 package noqa
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -127,6 +128,9 @@ func (s *Set) add(d *Directive) {
 // Parse collects the directives in the comments of t.
 func Parse(t *syntax.Tree) *Set {
 	s := &Set{byLine: map[int][]*Directive{}}
+	if !mentionsNoqa(t.Src) {
+		return s // most files: no need to visit every node for comments
+	}
 	for i := 0; i < t.Len(); i++ {
 		n := syntax.NodeID(i)
 		if t.Kind(n) != syntax.Comment {
@@ -242,6 +246,25 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func isWord(c byte) bool   { return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-' }
 
 // containsFold is a cheap case-insensitive pre-check before scanning.
+// mentionsNoqa reports whether src contains "noqa" in any case, looking
+// only around its q's.
+func mentionsNoqa(src []byte) bool {
+	for _, q := range []byte{'q', 'Q'} {
+		for i := 0; ; {
+			j := bytes.IndexByte(src[i:], q)
+			if j < 0 {
+				break
+			}
+			k := i + j
+			if k >= 2 && k+1 < len(src) && strings.EqualFold(string(src[k-2:k+2]), "noqa") {
+				return true
+			}
+			i = k + 1
+		}
+	}
+	return false
+}
+
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if strings.EqualFold(s[i:i+len(sub)], sub) {

@@ -110,3 +110,19 @@ func TestNilSet(t *testing.T) {
 	var s *Set
 	assert.False(t, s.Suppresses("SGL001", 1))
 }
+
+func TestMentionsNoqa(t *testing.T) {
+	for src, want := range map[string]bool{
+		"":                        false,
+		"x = 1  # noqa\n":         true,
+		"x = 1  # NOQA: SGL001":   true,
+		"# sglint: NoQa":          true,
+		"noqa":                    true,
+		"qa":                      false,
+		"q":                       false,
+		"request_queue = q.get()": false,
+		"no qa":                   false,
+	} {
+		assert.Equal(t, want, mentionsNoqa([]byte(src)), "%q", src)
+	}
+}
