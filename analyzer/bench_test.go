@@ -1,44 +1,24 @@
 package analyzer_test
 
 import (
-	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/internal/stdlib"
 	"github.com/sglint/sglint/rules"
 )
 
 // stdlibInputs lists the machine's Python standard library without its
 // test folders (the corpus of issue 8's targets) as inputs to report on.
 func stdlibInputs(b *testing.B) (root string, in []analyzer.Input) {
-	out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
-	if err != nil {
-		b.Skip("python3 not available")
+	root, files := stdlib.Corpus(b, false)
+	for _, f := range files {
+		in = append(in, analyzer.Input{Path: f.Rel, Abs: f.Abs, Report: true})
 	}
-	root = strings.TrimSpace(string(out))
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "test", "tests", "idle_test", "site-packages", "__pycache__":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(p, ".py") {
-			rel, _ := filepath.Rel(root, p)
-			in = append(in, analyzer.Input{Path: filepath.ToSlash(rel), Abs: p, Report: true})
-		}
-		return nil
-	})
 	return root, in
 }
 

@@ -1,49 +1,19 @@
 package facts
 
 import (
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/internal/stdlib"
 )
 
-// The corpus is the machine's Python standard library (located with
-// sysconfig; SGLINT_BENCH_CORPUS overrides it). Benchmarks skip without it.
+// The corpus is the machine's Python standard library with its test
+// folders (SGLINT_BENCH_CORPUS overrides it). Benchmarks skip without it.
 func corpus(b *testing.B) [][]byte {
-	b.Helper()
-	dir := os.Getenv("SGLINT_BENCH_CORPUS")
-	if dir == "" {
-		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
-		if err != nil {
-			b.Skip("no python3 to locate the standard library")
-		}
-		dir = strings.TrimSpace(string(out))
-	}
-	var srcs [][]byte
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "site-packages" || d.Name() == "__pycache__") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".py") {
-			if src, err := os.ReadFile(path); err == nil {
-				srcs = append(srcs, src)
-			}
-		}
-		return nil
-	})
-	if len(srcs) == 0 {
-		b.Skip("empty corpus at " + dir)
-	}
-	return srcs
+	_, files := stdlib.Corpus(b, true)
+	return stdlib.Sources(b, files)
 }
 
 func parseAll(b *testing.B, p *syntax.Parser, srcs [][]byte) []*syntax.Tree {

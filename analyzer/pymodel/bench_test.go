@@ -1,16 +1,11 @@
 package pymodel
 
 import (
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/internal/stdlib"
 )
 
 // The benchmarks run on the machine's Python standard library without its
@@ -21,49 +16,12 @@ type corpusFile struct {
 	src  []byte
 }
 
-var (
-	corpusOnce sync.Once
-	corpus     []corpusFile
-	corpusRoot string
-)
-
-func stdlibCorpusT(t testing.TB) ([]corpusFile, string) {
-	loadCorpus()
-	if len(corpus) == 0 {
-		t.Skip("no python3 standard library found")
+func stdlibCorpus(b *testing.B) (files []corpusFile, root string) {
+	root, list := stdlib.Corpus(b, false)
+	for i, src := range stdlib.Sources(b, list) {
+		files = append(files, corpusFile{list[i].Abs, src})
 	}
-	return corpus, corpusRoot
-}
-
-func stdlibCorpus(b *testing.B) ([]corpusFile, string) { return stdlibCorpusT(b) }
-
-func loadCorpus() {
-	corpusOnce.Do(func() {
-		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
-		if err != nil {
-			return
-		}
-		root := strings.TrimSpace(string(out))
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				switch d.Name() {
-				case "test", "tests", "idle_test", "site-packages", "__pycache__":
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(p, ".py") {
-				if src, err := os.ReadFile(p); err == nil {
-					corpus = append(corpus, corpusFile{p, src})
-				}
-			}
-			return nil
-		})
-		corpusRoot = root
-	})
+	return files, root
 }
 
 func parseCorpus(b *testing.B, files []corpusFile) []*syntax.Tree {

@@ -1,48 +1,18 @@
 package records
 
 import (
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/internal/stdlib"
 )
 
-// The corpus is the machine's Python standard library (SGLINT_BENCH_CORPUS
-// overrides it); the benchmark skips without one.
+// The corpus is the machine's Python standard library with its test
+// folders (SGLINT_BENCH_CORPUS overrides it); the benchmark skips without one.
 func corpus(b *testing.B) [][]byte {
-	b.Helper()
-	dir := os.Getenv("SGLINT_BENCH_CORPUS")
-	if dir == "" {
-		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
-		if err != nil {
-			b.Skip("no python3 to locate the standard library")
-		}
-		dir = strings.TrimSpace(string(out))
-	}
-	var srcs [][]byte
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "site-packages" || d.Name() == "__pycache__") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".py") {
-			if src, err := os.ReadFile(path); err == nil {
-				srcs = append(srcs, src)
-			}
-		}
-		return nil
-	})
-	if len(srcs) == 0 {
-		b.Skip("empty corpus at " + dir)
-	}
-	return srcs
+	_, files := stdlib.Corpus(b, true)
+	return stdlib.Sources(b, files)
 }
 
 // BenchmarkFind is the cost of finding raise sites, as a percentage of
