@@ -316,10 +316,17 @@ func (r *runner) load(w *worker, i int) {
 		return
 	}
 	f.tree.Store(tree)
-	t0 := time.Now()
-	summarize(&w.summarizer, f, &r.problems[i])
+	// Without project rules nothing reads a summary or a tree after this
+	// (unless a cache keeps them for later runs): a run of file-local rules
+	// alone (--select SGL000) costs little more than parsing.
+	needModel := len(r.global) > 0 || r.cache != nil
 	t1 := time.Now()
-	w.ws.summarize += t1.Sub(t0)
+	if needModel {
+		summarize(&w.summarizer, f, &r.problems[i])
+		t0 := t1
+		t1 = time.Now()
+		w.ws.summarize += t1.Sub(t0)
+	}
 	r.sites[i] = r.opts.Records.Find(tree)
 	t2 := time.Now()
 	w.ws.records += t2.Sub(t1)
@@ -336,7 +343,10 @@ func (r *runner) load(w *worker, i int) {
 	if cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i]) {
 		r.cache.saveModel(f, set, r.sites[i], w.ws)
 	}
-	if !r.opts.KeepTrees {
+	if !needModel && !r.opts.KeepTrees {
+		f.tree.Store(nil) // File.Tree parses again if anyone asks
+		w.scratch = tree
+	} else if !r.opts.KeepTrees {
 		t0 := time.Now()
 		w.buf = f.packTree(w.buf)
 		w.ws.pack += time.Since(t0)

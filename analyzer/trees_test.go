@@ -57,6 +57,12 @@ func TestDroppedTreesParseAgain(t *testing.T) {
 	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{localRule}, Jobs: 2})
 	assert.Equal(t, "local nodes 18, project false", res.Diagnostics[0].Message)
 	assert.Equal(t, 0, res.Stats.Reparsed+res.Stats.Unpacked, "file-local rules run before trees are dropped")
+	assert.Zero(t, res.Stats.Summarize, "no project rule: no file is summarised")
+	assert.Zero(t, res.Stats.Pack, "no project rule: no tree is packed")
+
+	res = analyzer.Run(inputs, analyzer.Options{Rules: rules, Jobs: 2})
+	assert.Positive(t, res.Stats.Summarize)
+	assert.Positive(t, res.Stats.Pack)
 }
 
 // A tree asked for after the run is still available.
