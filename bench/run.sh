@@ -8,6 +8,7 @@
 #   warm    sglint with its cache, nothing changed                                (<= 0.1 x cold)
 #   edit    sglint with its cache, one file changed before each run               (reported)
 #   memory  peak RSS of the cold run                                              (<= 150 MiB)
+#   floor   sglint --select SGL000: parsing alone, no project model               (reported)
 #   linear  cold run on the corpus twice over                                     (<= 2.1 x cold)
 #
 # Usage: bench/run.sh [RUNS]      (default 7 runs of each; JOBS=2 by default)
@@ -84,16 +85,19 @@ edit() {
   echo "def _sglint_bench_$1(): pass" >>"$EDITED"
   SGLINT_CACHE_DIR="$WORK/cache-edit" measure edit "$WORK/sglint" -j "$JOBS" --format json "$EDIT"
 }
+# The floor of sglint's design: read, parse and flatten every file, with
+# the file-local rule alone (no project model, no project rules).
+floor() { measure floor "$WORK/sglint" --no-cache --select SGL000 -j "$JOBS" --format json "$CORPUS"; }
 double() { measure double "$WORK/sglint" --no-cache -j "$JOBS" --format json "$DOUBLE"; }
 
 rm -f "$WORK"/t.*
 rm -rf "$WORK/cache" "$WORK/cache-edit"
 echo "== warming up (page cache, sglint's cache)"
-cold; sg; warm; edit 0; double
+cold; sg; floor; warm; edit 0; double
 rm -f "$WORK"/t.*
 echo "== $RUNS interleaved runs of each"
 for i in $(seq "$RUNS"); do
-  cold; sg; warm; edit "$i"; double
+  cold; sg; floor; warm; edit "$i"; double
 done
 
 # col FILE N: the median of column N (1 wall, 2 cpu, 3 rss).
@@ -105,13 +109,14 @@ verdict() { # verdict VALUE OP LIMIT
 }
 
 C=$(col cold 1); CC=$(col cold 2); S=$(col sg 1); SC=$(col sg 2)
-W=$(col warm 1); E=$(col edit 1); D=$(col double 1)
+W=$(col warm 1); E=$(col edit 1); D=$(col double 1); F=$(col floor 1)
 RSS=$(awk "BEGIN {printf \"%.1f\", $(col cold 3) / 1024}")
 R=$(ratio "$C" "$S"); RW=$(ratio "$W" "$C"); RE=$(ratio "$E" "$C"); RD=$(ratio "$D" "$C")
 echo "== results: medians of $RUNS runs, -j $JOBS, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'cold    sglint --no-cache     %6.3f s wall  %6.3f s cpu\n' "$C" "$CC"
 printf 'cold    ast-grep scan         %6.3f s wall  %6.3f s cpu\n' "$S" "$SC"
 printf 'ratio   sglint / ast-grep     %6s  (target <= 1.0: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 1.0)" "$(ratio "$CC" "$SC")"
+printf 'floor   sglint --select SGL000 %5.3f s wall = %s x ast-grep  (parse and flatten only)\n' "$F" "$(ratio "$F" "$S")"
 printf 'warm    nothing changed       %6.3f s = %s x cold  (target <= 0.1: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.1)"
 printf 'edit    one file changed      %6.3f s = %s x cold\n' "$E" "$RE"
 printf 'memory  cold peak RSS         %6s MiB  (target <= 150: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 150)"
