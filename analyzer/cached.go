@@ -344,7 +344,8 @@ func (rc *runCache) loadSummary(f *File, ws *workerStats) *pymodel.Summary {
 		return nil
 	}
 	var e summaryEntry
-	if cache.Unmarshal(b, &e) != nil || e.Content != f.hash || e.Summary == nil {
+	// The record's bytes are this summary's alone: its strings may share them.
+	if cache.UnmarshalShared(b, &e) != nil || e.Content != f.hash || e.Summary == nil {
 		return nil
 	}
 	return e.Summary

@@ -37,7 +37,15 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 
 // Unmarshal decodes data, written by Marshal for the same type, into *v.
 // Damaged data gives an error (never a panic); *v is then unspecified.
-func Unmarshal(data []byte, v any) (err error) {
+func Unmarshal(data []byte, v any) (err error) { return unmarshal(data, v, false) }
+
+// UnmarshalShared is Unmarshal with the decoded strings pointing into data
+// instead of copied: data must not change afterwards, and stays in memory
+// while any of them does. For values with many small strings (a file's
+// summary), it saves an allocation per string.
+func UnmarshalShared(data []byte, v any) error { return unmarshal(data, v, true) }
+
+func unmarshal(data []byte, v any, share bool) (err error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("cache: Unmarshal needs a non-nil pointer")
@@ -46,7 +54,7 @@ func Unmarshal(data []byte, v any) (err error) {
 	if err != nil {
 		return err
 	}
-	d := decoder{b: data}
+	d := decoder{b: data, share: share}
 	pl.decode(&d, rv.UnsafePointer())
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt
@@ -220,8 +228,9 @@ type sliceHeader struct {
 }
 
 type decoder struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	share bool // strings point into b (UnmarshalShared)
 }
 
 func (d *decoder) fail() {
@@ -334,7 +343,12 @@ func (p *plan) decode(d *decoder, ptr unsafe.Pointer) {
 			*(*float64)(ptr) = math.Float64frombits(binary.LittleEndian.Uint64(b))
 		}
 	case reflect.String:
-		*(*string)(ptr) = string(d.take(d.uvarint()))
+		b := d.take(d.uvarint())
+		if d.share {
+			*(*string)(ptr) = unsafe.String(unsafe.SliceData(b), len(b))
+		} else {
+			*(*string)(ptr) = string(b)
+		}
 	case reflect.Pointer:
 		b := d.take(1)
 		if len(b) == 0 || b[0] > 1 {

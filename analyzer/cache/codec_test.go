@@ -3,6 +3,7 @@ package cache
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,6 +74,16 @@ func TestCodecRoundTrip(t *testing.T) {
 	assert.NotNil(t, out.Empty)
 	assert.Nil(t, out.None)
 	assert.True(t, reflect.DeepEqual(in, out))
+
+	// Shared strings decode the same, and point into the data.
+	shared := &sample{}
+	require.NoError(t, UnmarshalShared(b, shared))
+	assert.Equal(t, in, shared)
+	start, end := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[0]))+uintptr(len(b))
+	p := uintptr(unsafe.Pointer(unsafe.StringData(shared.S)))
+	assert.True(t, p >= start && p < end, "the string shares the data")
+	p = uintptr(unsafe.Pointer(unsafe.StringData(out.S)))
+	assert.False(t, p >= start && p < end, "Unmarshal copies")
 }
 
 func TestCodecRejectsUnsupported(t *testing.T) {
