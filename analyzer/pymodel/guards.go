@@ -36,12 +36,7 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 		dirty[fn] = true
 	}
 	for round := 0; round < maxGuardRounds; round++ {
-		for _, fn := range order {
-			if dirty[fn] {
-				g.results[fn] = fl.Analyze(fn, g.entry[fn])
-				dirty[fn] = false
-			}
-		}
+		g.analyze(order, dirty)
 		changed := false
 		for _, fn := range order {
 			if r.IsStart(fn) {
@@ -58,12 +53,28 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 			break
 		}
 	}
-	for _, fn := range order { // the last round's changes
+	g.analyze(order, dirty) // the last round's changes
+	return g
+}
+
+// analyze computes the facts of the dirty functions under their current
+// entry facts, in parallel: each depends only on its own entry facts and
+// on the flow's per-component results (safe for concurrent use). On a
+// large project this is most of a send-path analysis, which a rule runs
+// once for all files while the other workers wait for it.
+func (g *Guards) analyze(order []FuncRef, dirty map[FuncRef]bool) {
+	var todo []FuncRef
+	for _, fn := range order {
 		if dirty[fn] {
-			g.results[fn] = fl.Analyze(fn, g.entry[fn])
+			todo = append(todo, fn)
+			dirty[fn] = false
 		}
 	}
-	return g
+	out := make([]*facts.Result, len(todo))
+	parallelFiles(len(todo), func(i int) { out[i] = g.fl.Analyze(todo[i], g.entry[todo[i]]) })
+	for i, fn := range todo {
+		g.results[fn] = out[i]
+	}
 }
 
 // entryFrom intersects the facts at fn's call sites in reached callers.

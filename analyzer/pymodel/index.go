@@ -617,9 +617,11 @@ func (b *buckets) of(k int32) []int32 {
 	return b.items[b.start[k]:b.start[k+1]]
 }
 
-// parallelFiles runs job for every file index on GOMAXPROCS goroutines.
-// Jobs write only to their own file's slots, so the result does not depend
-// on scheduling.
+// parallelFiles runs job for every index below n on GOMAXPROCS goroutines.
+// Jobs write only to their own slots, so the result does not depend on
+// scheduling. A job's panic is raised again in the caller, after the
+// others stop, where the engine's recover turns it into a problem (a panic
+// on another goroutine would end the process).
 func parallelFiles(n int, job func(fi int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -630,10 +632,17 @@ func parallelFiles(n int, job func(fi int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var failed atomic.Pointer[any]
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					failed.CompareAndSwap(nil, &v)
+					next.Store(int64(n)) // the others stop at their next job
+				}
+			}()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -644,4 +653,7 @@ func parallelFiles(n int, job func(fi int)) {
 		}()
 	}
 	wg.Wait()
+	if v := failed.Load(); v != nil {
+		panic(*v)
+	}
 }
