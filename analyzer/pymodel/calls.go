@@ -95,17 +95,36 @@ func (ix *Index) resolveCalls() {
 			entries[fi] = ix.findEntry(CallSite{int32(fi), int32(ci)}, desc, entries[fi])
 		}
 	})
+	// Callers in one array, by callee (counted, then placed): a map of
+	// slices grown call by call was most of this function's serial time.
+	ix.funcBase = make([]int32, len(ix.Files)+1)
 	for fi := range ix.Files {
-		s := ix.Files[fi].Summary
-		d := &ix.files[fi]
-		for ci := range s.Calls {
-			site := CallSite{int32(fi), int32(ci)}
-			for _, cal := range ix.callees[fi][d.calleeAt[ci]:d.calleeAt[ci+1]] {
-				if cal.Func.Valid() {
-					ix.callers[cal.Func] = append(ix.callers[cal.Func], site)
+		ix.funcBase[fi+1] = ix.funcBase[fi] + int32(len(ix.Files[fi].Summary.Functions))
+	}
+	ix.callerAt = make([]int32, ix.funcBase[len(ix.Files)]+1)
+	eachCall := func(visit func(callee int32, site CallSite)) {
+		for fi := range ix.Files {
+			d := &ix.files[fi]
+			for ci := range ix.Files[fi].Summary.Calls {
+				for _, cal := range ix.callees[fi][d.calleeAt[ci]:d.calleeAt[ci+1]] {
+					if cal.Func.Valid() {
+						visit(ix.funcBase[cal.Func.File]+cal.Func.Func, CallSite{int32(fi), int32(ci)})
+					}
 				}
 			}
 		}
+	}
+	eachCall(func(callee int32, _ CallSite) { ix.callerAt[callee+1]++ })
+	for i := 1; i < len(ix.callerAt); i++ {
+		ix.callerAt[i] += ix.callerAt[i-1]
+	}
+	ix.callerSites = make([]CallSite, ix.callerAt[len(ix.callerAt)-1])
+	fill := slices.Clone(ix.callerAt[:len(ix.callerAt)-1])
+	eachCall(func(callee int32, site CallSite) {
+		ix.callerSites[fill[callee]] = site
+		fill[callee]++
+	})
+	for fi := range ix.Files {
 		ix.entries = append(ix.entries, entries[fi]...)
 	}
 }
@@ -248,7 +267,13 @@ func (ix *Index) Callees(site CallSite) []Callee {
 }
 
 // Callers returns the call sites whose callees include fn.
-func (ix *Index) Callers(fn FuncRef) []CallSite { return ix.callers[fn] }
+func (ix *Index) Callers(fn FuncRef) []CallSite {
+	if !ix.validFunc(fn) {
+		return nil
+	}
+	g := ix.funcBase[fn.File] + fn.Func
+	return ix.callerSites[ix.callerAt[g]:ix.callerAt[g+1]:ix.callerAt[g+1]]
+}
 
 // Entries returns the thread and executor entry points found, in file
 // and call order.

@@ -81,11 +81,8 @@ func (s *FuncSummary) WritesOn(i int) []string {
 }
 
 func (ix *Index) summarizeFuncs() {
-	base := make([]int, len(ix.Files)+1)
-	for fi := range ix.Files {
-		base[fi+1] = base[fi] + len(ix.Files[fi].Summary.Functions)
-	}
-	n := base[len(ix.Files)]
+	base := ix.funcBase
+	n := int(base[len(ix.Files)])
 	ix.funcSums = make([][]FuncSummary, len(ix.Files))
 	for fi := range ix.Files {
 		ix.funcSums[fi] = make([]FuncSummary, len(ix.Files[fi].Summary.Functions))
@@ -96,21 +93,33 @@ func (ix *Index) summarizeFuncs() {
 			refs = append(refs, FuncRef{int32(fi), int32(i)})
 		}
 	}
-	// The static call graph without virtual edges, as adjacency lists in
-	// one allocation.
-	adjStart := make([]int32, n+1)
-	var adj []int32
-	for v, r := range refs {
-		adjStart[v] = int32(len(adj))
-		for _, ci := range ix.files[r.File].funcCalls.of(r.Func) {
-			for _, cal := range ix.Callees(CallSite{r.File, ci}) {
-				if cal.Func.Valid() && !cal.Virtual {
-					adj = append(adj, int32(base[cal.Func.File]+int(cal.Func.Func)))
+	// The static call graph without virtual edges, as adjacency lists:
+	// each file's in parallel, then joined in one allocation.
+	fileAdj := make([][]int32, len(ix.Files))
+	fileDeg := make([][]int32, len(ix.Files))
+	parallelFiles(len(ix.Files), func(fi int) {
+		deg := make([]int32, len(ix.Files[fi].Summary.Functions))
+		var out []int32
+		for fn := range deg {
+			for _, ci := range ix.files[fi].funcCalls.of(int32(fn)) {
+				for _, cal := range ix.Callees(CallSite{int32(fi), ci}) {
+					if cal.Func.Valid() && !cal.Virtual {
+						out = append(out, base[cal.Func.File]+cal.Func.Func)
+						deg[fn]++
+					}
 				}
 			}
 		}
+		fileAdj[fi], fileDeg[fi] = out, deg
+	})
+	adjStart := make([]int32, n+1)
+	adj := make([]int32, 0, n)
+	for fi := range ix.Files {
+		for fn, d := range fileDeg[fi] {
+			adjStart[int(base[fi])+fn+1] = adjStart[int(base[fi])+fn] + d
+		}
+		adj = append(adj, fileAdj[fi]...)
 	}
-	adjStart[n] = int32(len(adj))
 	succ := func(v int) []int32 { return adj[adjStart[v]:adjStart[v+1]] }
 	ref := func(v int) FuncRef { return refs[v] }
 	sccs := tarjan(n, succ)

@@ -57,12 +57,17 @@ type Index struct {
 	mro        [][][]Base           // [file][class]
 	subclasses map[ClassRef][]ClassRef
 
-	callees  [][]Callee // [file] flat, ranges in fileData.calleeAt
-	callers  map[FuncRef][]CallSite
-	entries  []Entry
-	funcSums [][]FuncSummary // [file][func], filled on demand (see ensureSummary)
-	sumDone  []sync.Once     // per component: its summaries are computed
-	excNames sync.Map        // excKey -> string: handler types resolved for summaries
+	callees [][]Callee // [file] flat, ranges in fileData.calleeAt
+	// funcBase numbers the project's functions: file fi's function i is
+	// funcBase[fi]+i. The callers of function g are
+	// callerSites[callerAt[g]:callerAt[g+1]], in file and call order.
+	funcBase    []int32
+	callerAt    []int32
+	callerSites []CallSite
+	entries     []Entry
+	funcSums    [][]FuncSummary // [file][func], filled on demand (see ensureSummary)
+	sumDone     []sync.Once     // per component: its summaries are computed
+	excNames    sync.Map        // excKey -> string: handler types resolved for summaries
 	// Strongly connected components of the static call graph (non-virtual
 	// edges), callees before callers, each function's component, and
 	// whether a component is a cycle.
@@ -117,18 +122,26 @@ type innerKey struct {
 // NewIndex links the summaries of a project. files must not change
 // afterwards. Files with the same module name: the first one wins.
 func NewIndex(files []SourceFile) *Index {
+	// Sized up front: growing these maps entry by entry was a fifth of the
+	// serial part of the build on the stdlib.
+	var nClasses, nFuncs int
+	for i := range files {
+		if s := files[i].Summary; s != nil {
+			nClasses += len(s.Classes)
+			nFuncs += len(s.Functions)
+		}
+	}
 	ix := &Index{
 		Files:      files,
-		modules:    map[string]int32{},
+		modules:    make(map[string]int32, len(files)),
 		packages:   map[string]bool{},
 		suffixes:   map[string]int32{},
-		byPath:     map[string]int32{},
+		byPath:     make(map[string]int32, len(files)),
 		files:      make([]fileData, len(files)),
-		classes:    map[string]ClassRef{},
-		funcs:      map[string]FuncRef{},
-		methods:    map[string][]FuncRef{},
+		classes:    make(map[string]ClassRef, nClasses),
+		funcs:      make(map[string]FuncRef, nFuncs),
+		methods:    make(map[string][]FuncRef, nFuncs/4),
 		subclasses: map[ClassRef][]ClassRef{},
-		callers:    map[FuncRef][]CallSite{},
 	}
 	for i := range files {
 		f := &files[i]
