@@ -2,12 +2,15 @@ package analyzer
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"time"
 
+	"github.com/sglint/sglint/analyzer/noqa"
+	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -161,4 +164,145 @@ func recoverInto(problems *[]Problem, path string) {
 		*problems = append(*problems, Problem{Path: path, Internal: true,
 			Message: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())})
 	}
+}
+
+// worker is one phase-1 goroutine's state, reused from file to file.
+type worker struct {
+	r          *runner
+	parser     *syntax.Parser
+	summarizer pymodel.Summarizer
+	ws         *workerStats
+	// scratch is the last dropped tree, whose memory the next parse reuses:
+	// nothing refers to a tree once its file is done in phase 1.
+	scratch *syntax.Tree
+	buf     []byte // packing and encoding space
+}
+
+func (r *runner) newWorker() *worker {
+	return &worker{r: r, parser: syntax.NewParser(), ws: newWorkerStats()}
+}
+
+func (w *worker) close() {
+	w.ws.parser = w.parser.Timing
+	w.parser.Close()
+	w.r.mergeStats(w.ws)
+}
+
+// load is phase 1 for input i.
+func (r *runner) load(w *worker, i int) {
+	in := r.inputs[i]
+	defer recoverInto(&r.problems[i], in.Path)
+	reuse := w.scratch
+	w.scratch = nil // not reused after a panic
+	src, prob := readSource(in, r.maxSize, w.ws)
+	if prob != nil {
+		r.problems[i] = append(r.problems[i], *prob)
+		return
+	}
+	f := &File{Path: in.Path, Abs: in.Abs, Report: in.Report, Model: -1, src: src, trees: r.trees}
+	f.Module, f.pkg = moduleOf(r.root, f)
+	r.files[i] = f
+
+	cached := r.cache != nil && f.Abs != "" && in.Src == nil // not standard input: the file on disk may differ
+	var me *modelEntry
+	if r.cache != nil {
+		t0 := time.Now()
+		f.hash = sha256.Sum256(src)
+		w.ws.hash += time.Since(t0)
+	}
+	if cached {
+		me = r.cache.loadModel(f, w.ws)
+		if f.Report {
+			r.found[i] = r.cache.loadFindings(f, w.ws)
+		}
+	}
+	fe := r.found[i]
+	if me != nil && (!f.Report || fe != nil && fe.LocalOK) {
+		if sites, ok := me.sites(r.opts.Records); ok {
+			f.summaryCached = true // read if the index is needed
+			f.fromCache = true
+			r.sites[i] = sites
+			if f.Report {
+				r.sets[i] = me.noqaSet(f.Path)
+				r.localDiags[i], _ = r.cache.diags(fe.Local)
+			}
+			w.ws.cached++
+			return
+		}
+	}
+
+	tree, err := w.parser.ParseReusing(src, reuse)
+	if err != nil {
+		r.problems[i] = append(r.problems[i], Problem{Path: in.Path, Message: err.Error()})
+		return
+	}
+	f.tree.Store(tree)
+	// Without project rules nothing reads a summary or a tree after this
+	// (unless a cache keeps them for later runs): a run of file-local rules
+	// alone (--select SGL000) costs little more than parsing.
+	needModel := len(r.global) > 0 || r.cache != nil
+	t1 := time.Now()
+	if needModel {
+		summarize(&w.summarizer, f, &r.problems[i])
+		t0 := t1
+		t1 = time.Now()
+		w.ws.summarize += t1.Sub(t0)
+	}
+	r.sites[i] = r.opts.Records.Find(tree)
+	t2 := time.Now()
+	w.ws.records += t2.Sub(t1)
+	var set *noqa.Set
+	if f.Report || cached {
+		set = parseNoqa(f, &r.problems[i])
+		w.ws.noqa += time.Since(t2)
+	}
+	if f.Report {
+		r.sets[i] = set
+		r.localDiags[i] = checkFile(f, nil, r.local, r.ruleOpts, &r.problems[i], w.ws)
+		r.localRan[i] = true
+	}
+	if cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i]) {
+		r.cache.saveModel(f, set, r.sites[i], w.ws)
+	}
+	if !needModel && !r.opts.KeepTrees {
+		f.tree.Store(nil) // File.Tree parses again if anyone asks
+		w.scratch = tree
+	} else if !r.opts.KeepTrees {
+		t0 := time.Now()
+		w.buf = f.packTree(w.buf)
+		w.ws.pack += time.Since(t0)
+		w.scratch = tree
+		if cached && f.packed != nil {
+			r.cache.saveTree(f, f.packed)
+		}
+	}
+}
+
+// parseNoqa reads a file's suppression comments; a failure costs only the
+// suppressions, and is reported as an internal error.
+func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
+	defer func() {
+		if v := recover(); v != nil {
+			s = nil
+			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				Message: fmt.Sprintf("reading noqa comments panicked: %v\n%s", v, debug.Stack())})
+		}
+	}()
+	s = noqa.Parse(f.Tree())
+	s.Path = f.Path
+	return s
+}
+
+// summarize fills f's summary. A panic in the model costs the file its
+// summary (an internal problem), not its rules.
+func summarize(z *pymodel.Summarizer, f *File, problems *[]Problem) {
+	defer func() {
+		if v := recover(); v != nil {
+			f.Summary = nil
+			*z = pymodel.Summarizer{} // its buffers may be half-written
+			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
+		}
+	}()
+	f.Summary = z.Summarize(f.Tree())
 }
