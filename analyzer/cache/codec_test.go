@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 	"unsafe"
@@ -117,7 +118,18 @@ func FuzzUnmarshal(f *testing.F) {
 	b, _ := Marshal(nil, in)
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var s sample
-		_ = Unmarshal(data, &s)
+		var s, shared sample
+		err := Unmarshal(data, &s)
+		errShared := UnmarshalShared(data, &shared)
+		if (err == nil) != (errShared == nil) {
+			t.Fatalf("Unmarshal and UnmarshalShared disagree: %v, %v", err, errShared)
+		}
+		if err == nil { // compared encoded: DeepEqual fails on NaN
+			a, _ := Marshal(nil, &s)
+			b, _ := Marshal(nil, &shared)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("Unmarshal and UnmarshalShared decode differently")
+			}
+		}
 	})
 }
