@@ -119,7 +119,9 @@ func (b *bundleSet) loadLocked(i int, store *cache.Store, ws *workerStats) *bund
 	sh.read = map[string]bundleEntry{}
 	data := store.Get(b.shardKey(i))
 	var bd bundle
-	if data == nil || cache.Unmarshal(data, &bd) != nil {
+	// The records keep pointing into the entry read (one buffer per shard,
+	// never modified): no second copy of every record.
+	if data == nil || cache.UnmarshalShared(data, &bd) != nil {
 		return sh
 	}
 	for _, e := range bd.Entries {

@@ -39,10 +39,11 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 // Damaged data gives an error (never a panic); *v is then unspecified.
 func Unmarshal(data []byte, v any) (err error) { return unmarshal(data, v, false) }
 
-// UnmarshalShared is Unmarshal with the decoded strings pointing into data
-// instead of copied: data must not change afterwards, and stays in memory
-// while any of them does. For values with many small strings (a file's
-// summary), it saves an allocation per string.
+// UnmarshalShared is Unmarshal with the decoded strings and byte slices
+// pointing into data instead of copied: data must not change afterwards,
+// and stays in memory while any of them does. For values with many small
+// strings (a file's summary), it saves an allocation per string; for a
+// bundle of records, a copy of each.
 func UnmarshalShared(data []byte, v any) error { return unmarshal(data, v, true) }
 
 func unmarshal(data []byte, v any, share bool) (err error) {
@@ -373,6 +374,11 @@ func (p *plan) decode(d *decoder, ptr unsafe.Pointer) {
 		}
 		n := d.count(v-1, p.elem.min)
 		if d.err != nil {
+			return
+		}
+		if d.share && p.elem.kind == reflect.Uint8 {
+			b := d.take(uint64(n))
+			reflect.NewAt(p.typ, ptr).Elem().SetBytes(b[:n:n]) // full: an append copies
 			return
 		}
 		s := reflect.MakeSlice(p.typ, n, n)

@@ -85,6 +85,9 @@ func TestCodecRoundTrip(t *testing.T) {
 	assert.True(t, p >= start && p < end, "the string shares the data")
 	p = uintptr(unsafe.Pointer(unsafe.StringData(out.S)))
 	assert.False(t, p >= start && p < end, "Unmarshal copies")
+	p = uintptr(unsafe.Pointer(unsafe.SliceData(shared.Ptr.Bytes)))
+	assert.True(t, p >= start && p < end, "byte slices share the data too")
+	assert.Equal(t, len(shared.Ptr.Bytes), cap(shared.Ptr.Bytes), "an append cannot write into the data")
 }
 
 func TestCodecRejectsUnsupported(t *testing.T) {
