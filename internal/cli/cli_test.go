@@ -306,6 +306,11 @@ func TestExplainCommand(t *testing.T) {
 	o = runMain(t, "", nil, "explain")
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "explain takes one rule ID or name")
+
+	// An off-by-default rule is added to the others: SGL100 alone (with
+	// --select) would judge no rule's suppressions.
+	o = runMain(t, "", nil, "explain", "SGL100")
+	assert.Contains(t, o.stdout, "Off by default: add it to the default rules with --extend-select SGL100")
 }
 
 func TestVersionCommand(t *testing.T) {

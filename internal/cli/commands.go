@@ -125,7 +125,7 @@ func ruleDoc(r *analyzer.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s (%s)\n\n%s.\n\nSeverity: %s.", r.Name, r.ID, strings.TrimSuffix(r.Title, "."), r.Severity)
 	if r.DefaultOff {
-		b.WriteString(" Off by default: enable it with --select " + r.ID + ".")
+		b.WriteString(" Off by default: add it to the default rules with --extend-select " + r.ID + " (or extend-select in the configuration).")
 	}
 	if r.Record != "" {
 		b.WriteString(" Derived from error record " + r.Record + ".")
