@@ -114,14 +114,29 @@ func newWalker(opts Options) (*walker, *Problem) {
 	if !opts.NoDefaultExcludes {
 		globs = append(slices.Clip(DefaultExcludes), globs...)
 	}
+	if err := CheckExcludes(globs); err != nil {
+		return nil, &Problem{Path: err.(*GlobError).Glob, Message: "invalid exclude glob"}
+	}
 	for _, g := range globs {
-		clean := cleanGlob(g)
-		if clean == "" || !doublestar.ValidatePattern(clean) {
-			return nil, &Problem{Path: g, Message: "invalid exclude glob"}
-		}
-		w.excludes = append(w.excludes, clean)
+		w.excludes = append(w.excludes, cleanGlob(g))
 	}
 	return w, nil
+}
+
+// GlobError is an exclude glob that cannot be read.
+type GlobError struct{ Glob string }
+
+func (e *GlobError) Error() string { return e.Glob + ": invalid exclude glob" }
+
+// CheckExcludes reports the first exclude glob Find would refuse, so that
+// a command line can stop before looking at any file.
+func CheckExcludes(globs []string) error {
+	for _, g := range globs {
+		if clean := cleanGlob(g); clean == "" || !doublestar.ValidatePattern(clean) {
+			return &GlobError{Glob: g}
+		}
+	}
+	return nil
 }
 
 // cleanGlob normalises a user glob: forward slashes, no leading "./", no

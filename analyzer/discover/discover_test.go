@@ -175,6 +175,11 @@ func TestExcludeGlobs(t *testing.T) {
 	assert.Empty(t, files)
 	require.Len(t, problems, 1)
 	assert.Equal(t, Problem{Path: "[unclosed", Message: "invalid exclude glob"}, problems[0])
+
+	assert.NoError(t, CheckExcludes([]string{"pkg/**", "*.py", "./legacy/"}))
+	err := CheckExcludes([]string{"pkg/**", "[unclosed", "]"})
+	assert.EqualError(t, err, "[unclosed: invalid exclude glob", "the first bad one")
+	assert.Error(t, CheckExcludes([]string{"./"}), "empty once cleaned")
 }
 
 func TestSymlinks(t *testing.T) {

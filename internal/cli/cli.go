@@ -15,6 +15,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/output"
 	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/rules"
@@ -141,7 +142,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	failed := false
 	rt.setup = time.Since(rt.start)
 	t0 := time.Now()
-	set := findInputs(paths, discoverOptions(cfg, &o), stdin, o.stdinFilename)
+	dopts := discoverOptions(cfg, &o)
+	if err := discover.CheckExcludes(dopts.Exclude); err != nil { // a usage error: nothing is checked
+		fmt.Fprintf(stderr, "sglint: %v\n", err)
+		return ExitError
+	}
+	set := findInputs(paths, dopts, stdin, o.stdinFilename)
 	rt.discover = time.Since(t0)
 	for _, p := range set.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)

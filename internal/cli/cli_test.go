@@ -121,8 +121,7 @@ func TestExclude(t *testing.T) {
 	assert.Equal(t, ExitFindings, o.code)
 	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
 	o = runMain(t, dir, nil, "--exclude", "[")
-	assert.Equal(t, ExitError, o.code)
-	assert.Equal(t, "sglint: [: invalid exclude glob\n", o.stderr)
+	assert.Equal(t, outcome{ExitError, "", "sglint: [: invalid exclude glob\n"}, o, "a usage error: no report on stdout")
 }
 
 func TestSelectIgnore(t *testing.T) {
