@@ -135,6 +135,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return usageError(stdout, stderr, err)
 	}
+	if len(selected) == 0 {
+		// Not an error (ignoring everything is a choice), but seldom meant:
+		// `--select SGL1` names only SGL100, which is off unless named whole.
+		fmt.Fprintln(stderr, "sglint: warning: no rule is selected, so nothing is checked (an off-by-default rule is selected only by its full ID or name)")
+	}
 
 	// Something asked for and not checked, or a bug: exit 2, after checking
 	// and reporting everything else. Warnings (a binary file, a dangling

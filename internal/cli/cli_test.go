@@ -124,6 +124,18 @@ func TestExclude(t *testing.T) {
 	assert.Equal(t, outcome{ExitError, "", "sglint: [: invalid exclude glob\n"}, o, "a usage error: no report on stdout")
 }
 
+// A selection that leaves no rule is not an error, but it says so.
+func TestEmptySelectionWarns(t *testing.T) {
+	dir := projectDir(t)
+	o := runMain(t, dir, nil, "--select", "SGL1")
+	assert.Equal(t, ExitClean, o.code)
+	assert.Contains(t, o.stderr, "sglint: warning: no rule is selected")
+	o = runMain(t, dir, nil, "--select", "SGL000", "--ignore", "SGL000")
+	assert.Contains(t, o.stderr, "no rule is selected")
+	o = runMain(t, dir, nil, "--select", "SGL000")
+	assert.NotContains(t, o.stderr, "no rule is selected")
+}
+
 func TestSelectIgnore(t *testing.T) {
 	dir := projectDir(t)
 	for _, args := range [][]string{
@@ -133,6 +145,10 @@ func TestSelectIgnore(t *testing.T) {
 		{"--select", "SGL0", "--ignore", "sgl000"},
 	} {
 		o := runMain(t, dir, nil, args...)
+		if args[0] == "--ignore" && args[1] == "SGL0" { // every default rule ignored
+			assert.Contains(t, o.stderr, "no rule is selected")
+			o.stderr = ""
+		}
 		assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o, "%v", args)
 	}
 	for _, args := range [][]string{
