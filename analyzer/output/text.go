@@ -22,7 +22,7 @@ func writeText(b *bufio.Writer, r *Report) {
 		b.WriteString(textLine(&r.Diagnostics[i]))
 		b.WriteByte('\n')
 	}
-	b.WriteString(summary(r.Diagnostics))
+	b.WriteString(Summary(r.Diagnostics))
 	b.WriteByte('\n')
 }
 
@@ -34,8 +34,9 @@ func textLine(d *analyzer.Diagnostic) string {
 
 var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace
 
-// summary counts problems and the files that have them.
-func summary(ds []analyzer.Diagnostic) string {
+// Summary is the closing line of the text output: how many problems, in
+// how many files, or "All checks passed.".
+func Summary(ds []analyzer.Diagnostic) string {
 	if len(ds) == 0 {
 		return "All checks passed."
 	}

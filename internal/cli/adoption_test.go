@@ -224,7 +224,7 @@ func TestStatistics(t *testing.T) {
 	putFile(t, dir, "a.py", "send(1)\nsend(2)\nx = = 1\n")
 	putFile(t, dir, "b.py", "send(3)\n")
 	o := runMain(t, dir, nil, "--statistics")
-	assert.Equal(t, outcome{ExitFindings, "3  SGL990  named-call\n1  SGL000  syntax-error\nFound 4 problem(s).\n", ""}, o)
+	assert.Equal(t, outcome{ExitFindings, "3  SGL990  named-call\n1  SGL000  syntax-error\nFound 4 problems in 2 files.\n", ""}, o)
 	o = runMain(t, dir, nil, "--statistics", "--format", "json", "--exit-zero")
 	assert.Equal(t, ExitClean, o.code)
 	assert.JSONEq(t, `[{"rule":"SGL990","name":"named-call","count":3},{"rule":"SGL000","name":"syntax-error","count":1}]`, o.stdout)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/output"
 )
 
 // ruleCount is one row of --statistics.
@@ -45,6 +46,6 @@ func writeStatistics(w io.Writer, format string, ds []analyzer.Diagnostic) error
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "Found %d problem(s).\n", len(ds))
+	_, err := fmt.Fprintln(w, output.Summary(ds)) // the same closing line as the findings'
 	return err
 }
