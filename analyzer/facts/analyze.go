@@ -90,6 +90,7 @@ type analysis struct {
 	reached []bool
 
 	cands []syntax.NodeID // scratch for itemEffects
+	loads []syntax.NodeID // scratch for itemEffects: subscripts read
 	ends  []syntax.NodeID
 
 	pendingComps []syntax.NodeID // comprehensions met while collecting

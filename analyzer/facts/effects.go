@@ -79,6 +79,7 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 	// Anything else: find the assignments, walruses, deletions and calls
 	// evaluated as part of n, and apply them children first.
 	a.cands = a.cands[:0]
+	a.loads = a.loads[:0]
 	var skip []cfg.Site
 	if a.g.IsSplit(n) {
 		skip = a.g.SitesWithin(n+1, t.SubtreeEnd(n))
@@ -104,6 +105,11 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 		case syntax.Assignment, syntax.AugmentedAssignment, syntax.NamedExpression,
 			syntax.DeleteStatement, syntax.Call:
 			a.cands = append(a.cands, i)
+		case syntax.Type:
+			i = t.SubtreeEnd(i) - 1 // an annotation: a type, not code run here
+			continue
+		case syntax.Subscript:
+			a.loads = append(a.loads, i)
 		default:
 			if t.IsError(i) {
 				i = t.SubtreeEnd(i) - 1
@@ -112,6 +118,7 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 			}
 		}
 	}
+	a.learnLookups(n)
 	if len(a.cands) == 0 {
 		return
 	}
@@ -141,6 +148,57 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 	for _, c := range a.cands {
 		a.candEffects(c)
 	}
+}
+
+// learnLookups: a subscript read that did not raise found its key, so
+// after item n completes normally, `key in table` holds (and with it, the
+// table is not empty): a second `t[k]` in the same path is as safe as one
+// after `if k in t`. Learnt before the item's other effects, so that a
+// kill in the same item (a call that may clear t, `t.pop(k)`) wins;
+// targets (`t[k] = v`, `del t[k]`) are not reads.
+func (a *analysis) learnLookups(n syntax.NodeID) {
+	t := a.t
+	for _, s := range a.loads {
+		if isTarget(t, s, n) {
+			continue
+		}
+		k := subscriptKey(t, s)
+		if k == syntax.NoNode {
+			continue
+		}
+		table, ok := a.paths.ofNode(t, t.Field(s, syntax.FValue), false)
+		if !ok {
+			continue
+		}
+		key, ok := a.paths.ofNode(t, k, true)
+		if !ok {
+			continue
+		}
+		a.learn(ifact{kind: In, path: table, key: key, other: noPath})
+	}
+}
+
+// isTarget reports whether x, inside item n, is (within) something
+// assigned to or deleted rather than read.
+func isTarget(t *syntax.Tree, x, n syntax.NodeID) bool {
+	for c := x; c != n && c != syntax.NoNode; c = t.Parent(c) {
+		p := t.Parent(c)
+		if p == syntax.NoNode {
+			return false
+		}
+		switch t.Kind(p) {
+		case syntax.Assignment, syntax.AugmentedAssignment:
+			if t.FieldOf(c) == syntax.FLeft {
+				return true
+			}
+		case syntax.DeleteStatement:
+			return true
+		}
+		if p == n {
+			break
+		}
+	}
+	return isAsTarget(t, x) || t.Kind(t.Parent(n)) == syntax.ForStatement && t.FieldOf(n) == syntax.FLeft
 }
 
 // skipTo returns the end of the separately evaluated node that starts at

@@ -478,6 +478,68 @@ def f(self, ks):
 def f(self, ks):
     return [k in self.t and (lambda: sink(self.t[k])) for k in ks]
 `, "sink(self.t[k])", in("self.t", "k"), false},
+
+	// A lookup that did not raise found its key.
+	{"second lookup after a first", `
+def f(self, k):
+    log(f"to {self.t[k].addr}")
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), true},
+	{"a lookup makes the table non-empty", `
+def f(self):
+    first = self.descs[0]
+    sink(self.descs)
+`, "sink(self.descs)", nonEmpty("self.descs"), true},
+	{"a deletion is not a lookup", `
+def f(self, k):
+    del self.t[k]
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a lookup whose KeyError is caught", `
+def f(self, k):
+    try:
+        x = self.t[k]
+    except KeyError:
+        pass
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a pop after the lookup", `
+def f(self, k):
+    x = self.t[k]
+    self.t.pop(k)
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a pop in the same statement", `
+def f(self, k):
+    x = (self.t[k], self.t.pop(k))
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a lookup on one side of and only", `
+def f(self, k, c):
+    x = c and self.t[k]
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a lookup in a lambda is not run", `
+def f(self, k):
+    g = lambda: self.t[k]
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a lookup of another key", `
+def f(self, k, j):
+    x = self.t[j]
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"the key rebound after the lookup", `
+def f(self, k):
+    x = self.t[k]
+    k = other()
+    sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a slice is not a lookup", `
+def f(self):
+    x = self.descs[1:]
+    sink(self.descs)
+`, "sink(self.descs)", nonEmpty("self.descs"), false},
 }
 
 func TestAtIncludesComprehensionGuards(t *testing.T) {

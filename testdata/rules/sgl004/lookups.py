@@ -56,5 +56,16 @@ class LookupSender(PeerTables):
             return self._fail(peer)
         return self.agent.post(self.peer_layouts[peer], self.prepared[peer])  # want: SGL004 "KeyError"
 
+    def send_logged_twice(self, peer, pages):
+        # The first lookup can raise; once it has not, the second one finds
+        # the same key: one finding, at the first.
+        self.agent.trace(f"layout {self.peer_layouts[peer]}")  # want: SGL004 "KeyError"
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_pop(self, peer, pages):
+        self.agent.trace(f"layout {self.peer_layouts[peer]}")  # want: SGL004 "KeyError"
+        self.peer_layouts.pop(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+
     def describe(self, peer):
         return self.peer_layouts[peer]
