@@ -289,7 +289,7 @@ func consequence(u use) string {
 	case useHalve:
 		return "its length divided down is zero layers, so the send moves no KV and still reports success"
 	case useReturn:
-		return "it is returned to the send path, which then loops over zero layers: the send moves no KV and still reports success"
+		return "it is returned unchecked to the send path, where a loop over it runs zero times: the send moves no KV and still reports success"
 	}
 	return "the send path misbehaves"
 }
