@@ -21,6 +21,11 @@ type Options struct {
 	// CallKills returns paths that call may rebind (killing their facts),
 	// e.g. from a summary of the callee's assignments to self attributes.
 	CallKills func(call syntax.NodeID) []Path
+	// CallTests returns facts that hold when call, tested as a condition,
+	// is truthy (or falsy): those of a predicate method it calls, `def
+	// has(self, k): return k in self.t`, in the caller's names (see
+	// Result.ReturnFacts).
+	CallTests func(call syntax.NodeID, truthy bool) []Fact
 	// WaitCalls names the functions (last name part) whose lambda argument
 	// is a condition that holds once they return: `wait_for(lambda: k in
 	// t)`. nil means DefaultWaitCalls; an empty slice disables them.
@@ -88,6 +93,13 @@ type analysis struct {
 	w       int
 	in      []uint64 // in-state of each block, w words each
 	reached []bool
+
+	// pred: for a predicate (a function or lambda that only returns one
+	// expression), the facts that hold when it returns a truthy (falsy)
+	// value; predOK says it is one.
+	predOK   bool
+	predTrue []int32
+	predFals []int32
 
 	cands []syntax.NodeID // scratch for itemEffects
 	loads []syntax.NodeID // scratch for itemEffects: subscripts read
@@ -222,6 +234,7 @@ func (a *analysis) collect() {
 	a.itemEff[k] = int32(len(a.effs))
 	a.edgeGen[a.edgeBase[nb]] = int32(len(a.genFacts))
 	a.collectComps()
+	a.collectPredicate()
 	for _, f := range a.opts.EntryFacts {
 		if id, ok := a.intern(f); ok {
 			a.entry = append(a.entry, id)

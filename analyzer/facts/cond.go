@@ -321,7 +321,72 @@ func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32
 	if _, args, ok := builtinCall(t, n, "bool"); ok && len(args) == 1 {
 		return a.condFacts(args[0], val, dst)
 	}
+	if a.opts.CallTests != nil {
+		for _, f := range a.opts.CallTests(n, val) {
+			if id, ok := a.intern(f); ok {
+				dst = append(dst, id)
+			}
+		}
+	}
 	return dst
+}
+
+// collectPredicate: when the graph is a predicate, a function whose body
+// (after a docstring) is one `return expr`, or a lambda, the facts of expr
+// being truthy and falsy, for its callers' conditions.
+func (a *analysis) collectPredicate() {
+	expr := predicateExpr(a.t, a.g.Root)
+	if expr == syntax.NoNode {
+		return
+	}
+	a.predOK = true
+	a.predTrue = a.condFacts(expr, true, nil)
+	a.predFals = a.condFacts(expr, false, nil)
+}
+
+// predicateExpr is the one expression a function or lambda returns, or
+// NoNode when it does anything else.
+func predicateExpr(t *syntax.Tree, root syntax.NodeID) syntax.NodeID {
+	switch t.Kind(root) {
+	case syntax.Lambda:
+		return t.Field(root, syntax.FBody)
+	case syntax.FunctionDefinition:
+	default:
+		return syntax.NoNode
+	}
+	body := t.Field(root, syntax.FBody)
+	if body == syntax.NoNode {
+		return syntax.NoNode
+	}
+	var stmts []syntax.NodeID
+	for s := range t.NamedChildren(body) {
+		if t.Kind(s) == syntax.Comment {
+			continue
+		}
+		stmts = append(stmts, s)
+	}
+	if len(stmts) == 2 && isDocstring(t, stmts[0]) {
+		stmts = stmts[1:]
+	}
+	if len(stmts) != 1 || t.Kind(stmts[0]) != syntax.ReturnStatement {
+		return syntax.NoNode
+	}
+	for x := range t.NamedChildren(stmts[0]) {
+		if t.Kind(x) != syntax.Comment {
+			return x
+		}
+	}
+	return syntax.NoNode
+}
+
+func isDocstring(t *syntax.Tree, s syntax.NodeID) bool {
+	if t.Kind(s) != syntax.ExpressionStatement {
+		return false
+	}
+	for x := range t.NamedChildren(s) {
+		return t.Kind(x) == syntax.String || t.Kind(x) == syntax.ConcatenatedString
+	}
+	return false
 }
 
 // compactText is n's text without whitespace (class expressions).

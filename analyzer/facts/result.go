@@ -16,6 +16,31 @@ type Result struct {
 // Graph is the graph the facts were computed on.
 func (r *Result) Graph() *cfg.Graph { return r.a.g }
 
+// ReturnFacts is what holds when a predicate, a function that only
+// returns one expression (`return k in self.t`) or a lambda, returns a
+// truthy value (or a falsy one), in its own names: the facts of the
+// expression taken as a condition, with what they imply. ok is false when
+// the graph is not such a function.
+func (r *Result) ReturnFacts(truthy bool) (fs []Fact, ok bool) {
+	a := r.a
+	if !a.predOK {
+		return nil, false
+	}
+	ids := a.predFals
+	if truthy {
+		ids = a.predTrue
+	}
+	if len(ids) == 0 {
+		return nil, true
+	}
+	s := make([]uint64, a.w)
+	sc := &scratch{}
+	for _, id := range ids {
+		a.gen(s, id, sc)
+	}
+	return a.export(s), true
+}
+
 // At returns the facts that hold on every path before n is evaluated (for
 // a node inside a larger block node, before that node). It is nil when n
 // is not evaluated by the graph or cannot be reached (see Reachable).

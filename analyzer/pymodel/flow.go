@@ -124,8 +124,45 @@ func (fl *Flow) analyze(fn FuncRef, g *cfg.Graph, entry []facts.Fact) *facts.Res
 		EntryFacts:  entry,
 		CallEffects: func(call syntax.NodeID) []facts.Fact { return fl.callEffects(fn, t, call) },
 		CallKills:   func(call syntax.NodeID) []facts.Path { return fl.callKills(fn, t, call) },
+		CallTests:   func(call syntax.NodeID, truthy bool) []facts.Fact { return fl.callTests(fn, t, call, truthy) },
 		WaitCalls:   fl.waits,
 	})
+}
+
+// callTests: when call, tested as a condition, is truthy (falsy), the
+// facts its callee's return expression gives, for a predicate method
+// (`if not self.has_peer(k): return`), in the caller's names. Only a call
+// with one project callee, in another component (its facts are final),
+// counts.
+func (fl *Flow) callTests(caller FuncRef, t *syntax.Tree, n syntax.NodeID, truthy bool) []facts.Fact {
+	ci, ok := fl.callAt(caller.File, n)
+	if !ok {
+		return nil
+	}
+	site := CallSite{caller.File, ci}
+	cals := fl.ix.Callees(site)
+	if len(cals) != 1 || !cals[0].Func.Valid() || cals[0].Virtual || cals[0].Kind == CallCtor {
+		return nil
+	}
+	cal := cals[0]
+	if fl.ix.sccOf[cal.Func.File][cal.Func.Func] == fl.ix.sccOf[caller.File][caller.Func] {
+		return nil
+	}
+	fl.ensure(cal.Func)
+	res := fl.funcs[cal.Func.File][cal.Func.Func].result
+	if res == nil {
+		return nil
+	}
+	ret, ok := res.ReturnFacts(truthy)
+	if !ok || len(ret) == 0 {
+		return nil
+	}
+	var out []facts.Fact
+	bs := fl.bindings(t, site, cal)
+	for _, f := range fl.exportPost(cal.Func, ret) {
+		out = translateFacts(out, f, bs, true)
+	}
+	return out
 }
 
 // Facts returns fn's facts without entry facts (nil if fn has no tree).

@@ -67,5 +67,27 @@ class LookupSender(PeerTables):
         self.peer_layouts.pop(peer)
         return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
 
+    def _has_layout(self, peer):
+        return peer in self.peer_layouts
+
+    def _has_layout_in_steps(self, peer):
+        found = peer in self.peer_layouts
+        return found
+
+    def send_after_predicate(self, peer, pages):
+        if not self._has_layout(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_waiting_on_predicate(self, peer, pages):
+        while not self._has_layout(peer):
+            time.sleep(0.01)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_predicate_in_steps(self, peer, pages):
+        if not self._has_layout_in_steps(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+
     def describe(self, peer):
         return self.peer_layouts[peer]

@@ -193,13 +193,25 @@ class HelperChecks:
     def _ready(self, info):
         return info.dest_kind is not None
 
+    def _ready_in_steps(self, info):
+        ready = info.dest_kind is not None
+        return ready
+
     def raising_helper(self, peer):
         info = self.peers[peer]
         self._require_kind(info)
         return transport.post(peer, dst_mem_kind=info.dest_kind)
 
     def predicate_helper(self, peer):
+        # A predicate that only returns its test counts as the check.
         info = self.peers[peer]
         if not self._ready(info):
+            return None
+        return transport.post(peer, dst_mem_kind=info.dest_kind)
+
+    def predicate_in_steps(self, peer):
+        # One that binds a local first is not understood.
+        info = self.peers[peer]
+        if not self._ready_in_steps(info):
             return None
         return transport.post(peer, dst_mem_kind=info.dest_kind)  # want: SGL002
