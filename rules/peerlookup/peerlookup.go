@@ -131,9 +131,11 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, fn pymodel.FuncRef, sub 
 	default:
 		fate = fmt.Sprintf("no handler fails just this request, so the error escapes %s `%s` into code outside the send path", l.entry.Kind, entryName)
 	}
-	msg := fmt.Sprintf("`%s[%s]` raises KeyError when peer `%s` never registered or was removed, "+
+	// The key is often a peer, but not always (a room, a request id): the
+	// message says what is known, that it was never added or was removed.
+	msg := fmt.Sprintf("`%s[%s]` raises KeyError when `%s` was never added to the table or was removed, "+
 		"and nothing checks that it is there; %s (record %s). "+
-		"Look the peer up with `%s.get(%s)` and fail only this request when it is missing, "+
+		"Look it up with `%s.get(%s)` and fail only this request when it is missing, "+
 		"or check `%s in %s` first",
 		table, key, key, fate, Record, table, key, key, table)
 

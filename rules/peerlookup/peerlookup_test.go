@@ -50,7 +50,7 @@ func TestMessagesAndRelated(t *testing.T) {
 	d := find(t, ds, "workers.py", 22)
 	assert.Equal(t, analyzer.Error, d.Severity())
 	assert.Equal(t, Record, d.Record)
-	assert.Contains(t, d.Message, "`self.peer_layouts[job.peer]` raises KeyError when peer `job.peer` never registered")
+	assert.Contains(t, d.Message, "`self.peer_layouts[job.peer]` raises KeyError when `job.peer` was never added to the table or was removed")
 	assert.Contains(t, d.Message, "the handler at line 24 raises again, so the error ends transfer thread `ThreadFatalWorker._loop`")
 	assert.Contains(t, d.Message, "`self.peer_layouts.get(job.peer)`")
 	assert.Equal(t, []string{
