@@ -255,6 +255,9 @@ func (b *builder) stmt(n syntax.NodeID) {
 	case syntax.Comment:
 	default:
 		b.expr(n)
+		if ExitsProcess(t, n) {
+			b.jumpOut(jumpRaise, RaiseEdge)
+		}
 	}
 }
 

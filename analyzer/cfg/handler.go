@@ -239,6 +239,9 @@ func outcomeOf(t *syntax.Tree, block syntax.NodeID) outcome {
 }
 
 func stmtOutcome(t *syntax.Tree, s syntax.NodeID) outcome {
+	if ExitsProcess(t, s) {
+		return raises
+	}
 	switch t.Kind(s) {
 	case syntax.RaiseStatement:
 		return raises

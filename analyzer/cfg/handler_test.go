@@ -57,6 +57,29 @@ def f(t, k):
     except Exception as e:
         log(e)
 `, "t[k]", "MyError", true, false, false},
+		{"a handler that ends the process does not deal with the error", `
+def f(t, k):
+    try:
+        v = t[k]
+    except Exception:
+        log("fatal")
+        os._exit(1)
+`, "t[k]", "KeyError", true, true, true},
+		{"sys.exit on one branch only", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        if strict:
+            sys.exit(1)
+`, "t[k]", "KeyError", true, false, true},
+		{"a method named exit is a call like any other", `
+def f(t, k):
+    try:
+        v = t[k]
+    except KeyError:
+        self.exit(1)
+`, "t[k]", "KeyError", true, false, false},
 		{"tuple of names", `
 def f(t, k):
     try:

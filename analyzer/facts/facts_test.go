@@ -40,6 +40,18 @@ def f(x):
         return
     sink(x)
 `, "sink(x)", notNone("x"), true},
+	{"exit the process when None", `
+def f(x):
+    if x is None:
+        sys.exit("no x")
+    sink(x)
+`, "sink(x)", notNone("x"), true},
+	{"a method called exit does not exit", `
+def f(x):
+    if x is None:
+        self.exit("no x")
+    sink(x)
+`, "sink(x)", notNone("x"), false},
 	{"check that does not exit", `
 def f(x):
     if x is None:

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -122,6 +123,9 @@ func (s *summarizer) stmtExits(st syntax.NodeID) bool {
 	t := s.t
 	if st == syntax.NoNode {
 		return false
+	}
+	if cfg.ExitsProcess(t, st) {
+		return true
 	}
 	switch t.Kind(st) {
 	case syntax.ReturnStatement, syntax.RaiseStatement:

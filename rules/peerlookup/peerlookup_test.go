@@ -47,15 +47,15 @@ func TestMessagesAndRelated(t *testing.T) {
 	ds := runOn(t, nil)
 
 	// A thread whose handler raises again.
-	d := find(t, ds, "workers.py", 22)
+	d := find(t, ds, "workers.py", 23)
 	assert.Equal(t, analyzer.Error, d.Severity())
 	assert.Equal(t, Record, d.Record)
 	assert.Contains(t, d.Message, "`self.peer_layouts[job.peer]` raises KeyError when `job.peer` was never added to the table or was removed")
-	assert.Contains(t, d.Message, "the handler at line 24 raises again, so the error ends transfer thread `ThreadFatalWorker._loop`")
+	assert.Contains(t, d.Message, "the handler at line 25 raises again, so the error ends transfer thread `ThreadFatalWorker._loop`")
 	assert.Contains(t, d.Message, "`self.peer_layouts.get(job.peer)`")
 	assert.Equal(t, []string{
-		"workers.py:24 this handler raises again",
-		"workers.py:14 transfer thread `ThreadFatalWorker._loop` is started here",
+		"workers.py:25 this handler raises again",
+		"workers.py:15 transfer thread `ThreadFatalWorker._loop` is started here",
 		"tablepkg/base.py:10 peers are added to `peer_layouts` here",
 	}, related(d))
 
@@ -83,10 +83,10 @@ func TestOptions(t *testing.T) {
 	all := lines(runOn(t, nil))
 	assert.Contains(t, all, "lookups.py:19")
 	threadsOnly := lines(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{}}}))
-	assert.Equal(t, []string{"nested.py:33", "nested.py:61", "workers.py:22", "workers.py:32"}, threadsOnly)
+	assert.Equal(t, []string{"nested.py:33", "nested.py:61", "workers.py:23", "workers.py:33", "workers.py:65"}, threadsOnly)
 	withEntry := lines(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}}))
 	assert.Contains(t, withEntry, "lookups.py:19")
-	assert.Len(t, withEntry, 5)
+	assert.Len(t, withEntry, 6)
 
 	assert.Error(t, (&Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"send_["}}}).Validate())
 	assert.NoError(t, DefaultOptions().Validate())

@@ -1,6 +1,7 @@
 """Transfer threads reading the peer table, with and without a handler that
 fails only the current job."""
 
+import os
 import threading
 
 from tablepkg.base import PeerTables
@@ -54,3 +55,15 @@ class AssertingWorker(_Worker):
                 self.agent.post(layout, job.pages)
             except Exception as exc:
                 job.fail(str(exc))
+
+
+class ProcessExitingWorker(_Worker):
+    def _loop(self):
+        while True:
+            job = self.jobs.get()
+            try:
+                layout = self.peer_layouts[job.peer]  # want: SGL004 "KeyError"
+                self.agent.post(layout, job.pages)
+            except Exception as exc:
+                self.agent.report(f"transfer failed: {exc}")
+                os._exit(1)
