@@ -100,6 +100,7 @@ type analysis struct {
 	predOK   bool
 	predTrue []int32
 	predFals []int32
+	subst    map[string]syntax.NodeID // while collecting them: the predicate's locals
 
 	cands []syntax.NodeID // scratch for itemEffects
 	loads []syntax.NodeID // scratch for itemEffects: subscripts read

@@ -47,7 +47,18 @@ func (a *analysis) condFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
 		return a.compareFacts(n, val, dst)
 	case syntax.Call:
 		return a.callTestFacts(n, val, dst)
-	case syntax.Identifier, syntax.Attribute, syntax.Subscript:
+	case syntax.Identifier:
+		if v, ok := a.subst[string(t.Bytes(n))]; ok {
+			// A predicate's local, read as what it was given; no deeper:
+			// the value was written before the local, so cannot name it.
+			sub := a.subst
+			a.subst = nil
+			dst = a.condFacts(v, val, dst)
+			a.subst = sub
+			return dst
+		}
+		return a.truth(n, val, dst)
+	case syntax.Attribute, syntax.Subscript:
 		return a.truth(n, val, dst)
 	}
 	return dst
@@ -331,52 +342,104 @@ func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32
 	return dst
 }
 
-// collectPredicate: when the graph is a predicate, a function whose body
-// (after a docstring) is one `return expr`, or a lambda, the facts of expr
-// being truthy and falsy, for its callers' conditions.
+// collectPredicate: when the graph is a predicate, a function that only
+// returns one expression (after a docstring, and after plain assignments
+// to locals it then uses: `missing = k not in t; return not missing`), or
+// a lambda, the facts of that expression being truthy and falsy, for its
+// callers' conditions. The locals are read as the expressions they were
+// given: each is assigned once, by a statement that only assigns.
 func (a *analysis) collectPredicate() {
-	expr := predicateExpr(a.t, a.g.Root)
+	expr, subst := predicateExpr(a.t, a.g.Root)
 	if expr == syntax.NoNode {
 		return
 	}
 	a.predOK = true
+	a.subst = subst
 	a.predTrue = a.condFacts(expr, true, nil)
 	a.predFals = a.condFacts(expr, false, nil)
+	a.subst = nil
 }
 
-// predicateExpr is the one expression a function or lambda returns, or
-// NoNode when it does anything else.
-func predicateExpr(t *syntax.Tree, root syntax.NodeID) syntax.NodeID {
+// predicateExpr is the one expression a function or lambda returns, with
+// the locals assigned before it, or NoNode when it does anything else.
+func predicateExpr(t *syntax.Tree, root syntax.NodeID) (syntax.NodeID, map[string]syntax.NodeID) {
 	switch t.Kind(root) {
 	case syntax.Lambda:
-		return t.Field(root, syntax.FBody)
+		return t.Field(root, syntax.FBody), nil
 	case syntax.FunctionDefinition:
 	default:
-		return syntax.NoNode
+		return syntax.NoNode, nil
 	}
 	body := t.Field(root, syntax.FBody)
 	if body == syntax.NoNode {
-		return syntax.NoNode
+		return syntax.NoNode, nil
 	}
 	var stmts []syntax.NodeID
 	for s := range t.NamedChildren(body) {
-		if t.Kind(s) == syntax.Comment {
-			continue
+		if t.Kind(s) != syntax.Comment {
+			stmts = append(stmts, s)
 		}
-		stmts = append(stmts, s)
 	}
-	if len(stmts) == 2 && isDocstring(t, stmts[0]) {
+	if len(stmts) > 1 && isDocstring(t, stmts[0]) {
 		stmts = stmts[1:]
 	}
-	if len(stmts) != 1 || t.Kind(stmts[0]) != syntax.ReturnStatement {
-		return syntax.NoNode
+	if len(stmts) == 0 || t.Kind(stmts[len(stmts)-1]) != syntax.ReturnStatement {
+		return syntax.NoNode, nil
 	}
-	for x := range t.NamedChildren(stmts[0]) {
+	var subst map[string]syntax.NodeID
+	for _, s := range stmts[:len(stmts)-1] {
+		name, value, ok := localAssignment(t, s)
+		if !ok {
+			return syntax.NoNode, nil
+		}
+		if _, again := subst[name]; again {
+			return syntax.NoNode, nil
+		}
+		if subst == nil {
+			subst = map[string]syntax.NodeID{}
+		}
+		subst[name] = value
+	}
+	for x := range t.NamedChildren(stmts[len(stmts)-1]) {
 		if t.Kind(x) != syntax.Comment {
-			return x
+			return x, subst
 		}
 	}
-	return syntax.NoNode
+	return syntax.NoNode, nil
+}
+
+// localAssignment reads `name = value` (or `name: T = value`) as a whole
+// statement.
+func localAssignment(t *syntax.Tree, s syntax.NodeID) (string, syntax.NodeID, bool) {
+	if t.Kind(s) != syntax.ExpressionStatement {
+		return "", syntax.NoNode, false
+	}
+	e := t.NamedChild(s, 0)
+	if e == syntax.NoNode || t.Kind(e) != syntax.Assignment {
+		return "", syntax.NoNode, false
+	}
+	left, right := t.Field(e, syntax.FLeft), t.Field(e, syntax.FRight)
+	if left == syntax.NoNode || right == syntax.NoNode || t.Kind(left) != syntax.Identifier ||
+		t.Kind(t.Unparen(right)) == syntax.Assignment || !sideEffectFree(t, right) {
+		return "", syntax.NoNode, false
+	}
+	return string(t.Bytes(left)), right, true
+}
+
+// sideEffectFree: n calls nothing but len, isinstance and bool, so what a
+// local was given still holds when the predicate returns.
+func sideEffectFree(t *syntax.Tree, n syntax.NodeID) bool {
+	for i := n; i < t.SubtreeEnd(n); i++ {
+		if t.Kind(i) != syntax.Call {
+			continue
+		}
+		switch string(t.Bytes(t.Field(i, syntax.FFunction))) {
+		case "len", "isinstance", "bool":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isDocstring(t *syntax.Tree, s syntax.NodeID) bool {

@@ -34,7 +34,19 @@ def missing(self):
     return not self.descs
 
 def steps(self, k):
+    """Locals are read as what they were given."""
     found = k in self.t
+    big = len(self.t) > 3
+    return found and big
+
+def mutates(self, k):
+    found = k in self.t
+    gone = self.t.clear()
+    return found
+
+def twice(self, k):
+    found = k in self.t
+    found = True
     return found
 
 g = lambda x: x is not None
@@ -56,8 +68,14 @@ g = lambda x: x is not None
 	assert.Contains(t, no, nonEmpty("self.descs"))
 
 	r = analyzePredicate(t, src, "steps", Options{})
-	_, ok = r.ReturnFacts(true)
-	assert.False(t, ok, "binds a local first: not a predicate")
+	yes, ok = r.ReturnFacts(true)
+	require.True(t, ok)
+	assert.Contains(t, yes, in("self.t", "k"))
+	for _, name := range []string{"mutates", "twice"} {
+		r = analyzePredicate(t, src, name, Options{})
+		_, ok = r.ReturnFacts(true)
+		assert.False(t, ok, "%s: a call between, or a local assigned twice: not a predicate", name)
+	}
 
 	r = analyzePredicate(t, src, "lambda x: x is not None", Options{})
 	yes, ok = r.ReturnFacts(true)

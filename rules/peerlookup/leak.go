@@ -20,6 +20,9 @@ type leak struct {
 	// again; outsideLoop a thread target's handler that catches it only
 	// after the request loop is left. Nil when there is none.
 	reraise, outsideLoop *analyzer.Related
+	// exits: the reraise handler ends the process (`os._exit(1)`) rather
+	// than raising.
+	exits bool
 }
 
 // leakOf returns how a KeyError raised by subscript sub in fn leaves the
@@ -38,7 +41,7 @@ func leakOf(paths *sendpath.Paths, fn pymodel.FuncRef, sub syntax.NodeID, table,
 			continue // every project caller of the entry handles it
 		}
 		l := &leak{entry: esc.Entry, chain: esc.Chain}
-		l.reraise = reraiseOn(paths, esc.Chain, fn, sub)
+		l.reraise, l.exits = reraiseOn(paths, esc.Chain, fn, sub)
 		return l
 	}
 	return nil
@@ -62,8 +65,7 @@ func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
 	for _, h := range cfg.Handlers(f.Tree(), sub, "KeyError") {
 		if h.RaisesAlways {
 			if l.reraise == nil {
-				r := analyzer.RelatedAt(f, h.Clause, "this handler raises again")
-				l.reraise = &r
+				l.reraise, l.exits = reraiseRelated(f, h.Clause)
 			}
 			continue
 		}
@@ -79,30 +81,52 @@ func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
 // reraiseOn finds, for the message, the innermost handler that catches
 // the KeyError and raises again: around the subscript, then around each
 // call of the chain from the inside out.
-func reraiseOn(paths *sendpath.Paths, chain []pymodel.Step, fn pymodel.FuncRef, sub syntax.NodeID) *analyzer.Related {
+func reraiseOn(paths *sendpath.Paths, chain []pymodel.Step, fn pymodel.FuncRef, sub syntax.NodeID) (*analyzer.Related, bool) {
 	ix := paths.Index()
-	at := func(file int32, n syntax.NodeID) *analyzer.Related {
+	at := func(file int32, n syntax.NodeID) (*analyzer.Related, bool) {
 		f := paths.File(file)
 		if f == nil {
-			return nil
+			return nil, false
 		}
 		for _, h := range cfg.Handlers(f.Tree(), n, "KeyError") {
 			if h.RaisesAlways {
-				r := analyzer.RelatedAt(f, h.Clause, "this handler raises again")
-				return &r
+				return reraiseRelated(f, h.Clause)
 			}
 		}
-		return nil
+		return nil, false
 	}
-	if r := at(fn.File, sub); r != nil {
-		return r
+	if r, exits := at(fn.File, sub); r != nil {
+		return r, exits
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		if st := chain[i]; st.Site.File >= 0 {
-			if r := at(st.Site.File, ix.Call(st.Site).At.Node); r != nil {
-				return r
+			if r, exits := at(st.Site.File, ix.Call(st.Site).At.Node); r != nil {
+				return r, exits
 			}
 		}
 	}
-	return nil
+	return nil, false
+}
+
+// reraiseRelated points at a handler that always raises again, or that
+// ends the process (its body's last statement is `sys.exit(...)`,
+// `os._exit(...)`, ...), and says which.
+func reraiseRelated(f *analyzer.File, clause syntax.NodeID) (*analyzer.Related, bool) {
+	t := f.Tree()
+	last := syntax.NoNode
+	for c := range t.NamedChildren(clause) {
+		if t.Kind(c) == syntax.Block {
+			for s := range t.NamedChildren(c) {
+				if t.Kind(s) != syntax.Comment {
+					last = s
+				}
+			}
+		}
+	}
+	if last != syntax.NoNode && cfg.ExitsProcess(t, last) {
+		r := analyzer.RelatedAt(f, clause, "this handler ends the process")
+		return &r, true
+	}
+	r := analyzer.RelatedAt(f, clause, "this handler raises again")
+	return &r, false
 }

@@ -120,6 +120,8 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, fn pymodel.FuncRef, sub 
 	entryName := paths.ShortName(l.entry.Func)
 	var fate string
 	switch {
+	case l.exits:
+		fate = fmt.Sprintf("the handler at line %d ends the process, so one missing key stops every transfer of %s `%s`, not just this request", l.reraise.Line, l.entry.Kind, entryName)
 	case l.entry.Kind == sendpath.Thread && l.reraise != nil:
 		fate = fmt.Sprintf("the handler at line %d raises again, so the error ends transfer thread `%s` and every request queued on it stalls", l.reraise.Line, entryName)
 	case l.entry.Kind == sendpath.Thread && l.outsideLoop != nil:

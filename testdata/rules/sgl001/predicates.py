@@ -1,5 +1,6 @@
 """A check written as a predicate method: one that only returns its test
-counts like the test written inline; one that does more is not read."""
+(perhaps naming it first) counts like the test written inline; one that
+does more is not read."""
 
 
 class PredicateSender:
@@ -16,6 +17,10 @@ class PredicateSender:
     def _kv_missing(self):
         """Nothing registered on this rank."""
         return not self.kv_mem_descs
+
+    def _kv_missing_named(self):
+        missing = not self.kv_mem_descs
+        return missing
 
     def _has_kv_in_steps(self):
         registered = len(self.kv_mem_descs)
@@ -35,6 +40,11 @@ class PredicateSender:
         if self._has_kv():
             return self.engine.write(self.kv_mem_descs[0], pages)
         return []
+
+    def send_unless_missing_named(self, pages):
+        if self._kv_missing_named():
+            return []
+        return self.engine.write(self.kv_mem_descs[0], pages)
 
     def send_wrong_polarity(self, pages):
         if self._has_kv():

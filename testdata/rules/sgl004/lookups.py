@@ -74,6 +74,11 @@ class LookupSender(PeerTables):
         found = peer in self.peer_layouts
         return found
 
+    def _has_layout_branchy(self, peer):
+        if peer in self.peer_layouts:
+            return True
+        return False
+
     def send_after_predicate(self, peer, pages):
         if not self._has_layout(peer):
             return self._fail(peer)
@@ -86,6 +91,11 @@ class LookupSender(PeerTables):
 
     def send_after_predicate_in_steps(self, peer, pages):
         if not self._has_layout_in_steps(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_branchy_predicate(self, peer, pages):
+        if not self._has_layout_branchy(peer):
             return self._fail(peer)
         return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
 

@@ -62,7 +62,7 @@ class ProcessExitingWorker(_Worker):
         while True:
             job = self.jobs.get()
             try:
-                layout = self.peer_layouts[job.peer]  # want: SGL004 "KeyError"
+                layout = self.peer_layouts[job.peer]  # want: SGL004 "the handler at line 67 ends the process"
                 self.agent.post(layout, job.pages)
             except Exception as exc:
                 self.agent.report(f"transfer failed: {exc}")

@@ -197,6 +197,11 @@ class HelperChecks:
         ready = info.dest_kind is not None
         return ready
 
+    def _ready_branchy(self, info):
+        if info.dest_kind is None:
+            return False
+        return True
+
     def raising_helper(self, peer):
         info = self.peers[peer]
         self._require_kind(info)
@@ -210,8 +215,15 @@ class HelperChecks:
         return transport.post(peer, dst_mem_kind=info.dest_kind)
 
     def predicate_in_steps(self, peer):
-        # One that binds a local first is not understood.
+        # Or that names its test first.
         info = self.peers[peer]
         if not self._ready_in_steps(info):
+            return None
+        return transport.post(peer, dst_mem_kind=info.dest_kind)
+
+    def predicate_branchy(self, peer):
+        # One with several returns is not understood.
+        info = self.peers[peer]
+        if not self._ready_branchy(info):
             return None
         return transport.post(peer, dst_mem_kind=info.dest_kind)  # want: SGL002
