@@ -356,6 +356,7 @@ func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
 		all = append(all, r.localDiags[i]...)
 		all = append(all, r.project[i]...)
 	}
+	all = dropRecordDuplicates(all)
 	SortDiagnostics(all) // suppression usage is then recorded in output order
 	lines := lineIndex{}
 	for _, d := range all {
@@ -370,6 +371,34 @@ func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
 		res.Diagnostics = append(res.Diagnostics, d)
 	}
 	return res
+}
+
+// dropRecordDuplicates removes a finding derived from a loaded error
+// record (a rule without a record of its own that cites one: SGL010) when
+// the rule written for that very record reports the same place: one
+// failure, one finding, from the rule that explains it best.
+func dropRecordDuplicates(ds []Diagnostic) []Diagnostic {
+	type place struct {
+		path, record string
+		line, col    int
+	}
+	dedicated := map[place]bool{}
+	for i := range ds {
+		if d := &ds[i]; d.Record != "" && d.Rule.Record == d.Record {
+			dedicated[place{d.Path, d.Record, d.Start.Line, d.Start.Column}] = true
+		}
+	}
+	if len(dedicated) == 0 {
+		return ds
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Record != "" && d.Rule.Record == "" && dedicated[place{d.Path, d.Record, d.Start.Line, d.Start.Column}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func hasInternal(ps []Problem) bool {

@@ -1,6 +1,7 @@
 package recordraise_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
 	"github.com/sglint/sglint/analyzer/records"
+	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/recordraise"
 	"github.com/sglint/sglint/rules/sendpath"
 )
@@ -83,4 +85,27 @@ func TestOptionsAndNoRecords(t *testing.T) {
 	}
 	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}})
 	assert.Empty(t, res.Diagnostics)
+}
+
+// When the rule written for a record reports the same place as SGL010 for
+// that record (SGL001 (b) and the seed record 795554d942550d42), only the
+// dedicated rule's finding is kept; SGL010 alone still reports it.
+func TestDedicatedRuleWins(t *testing.T) {
+	set := load(t, testdata("records", "seed"))
+	dir := testdata("rules", "sgl001")
+	alone := analysistest.Findings(t, dir, analyzer.Options{Records: set}, recordraise.Rule)
+	both := analysistest.Findings(t, dir, analyzer.Options{Records: set}, recordraise.Rule, readinessguard.Rule)
+	places := func(ds []analyzer.Diagnostic, rule string) []string {
+		var out []string
+		for _, d := range ds {
+			if d.Rule.ID == rule {
+				out = append(out, fmt.Sprintf("%s:%d", d.Path, d.Start.Line))
+			}
+		}
+		return out
+	}
+	want := []string{"record_shape.py:46", "worker_handlers.py:53"}
+	assert.Equal(t, want, places(alone, "SGL010"))
+	assert.Empty(t, places(both, "SGL010"), "SGL001 reports both places for the same record")
+	assert.Subset(t, places(both, "SGL001"), want)
 }
