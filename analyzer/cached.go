@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"hash/fnv"
 	"os"
 	"slices"
 	"strings"
@@ -97,10 +96,14 @@ type bundleEntry struct {
 	Data    []byte
 }
 
+// shardOf is FNV-1a of the path, inline: it runs for every record read or
+// written, and hash/fnv allocates a hasher each time.
 func shardOf(abs string) int {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(abs))
-	return int(h.Sum32() % bundleShards)
+	h := uint32(2166136261)
+	for i := 0; i < len(abs); i++ {
+		h = (h ^ uint32(abs[i])) * 16777619
+	}
+	return int(h % bundleShards)
 }
 
 func (b *bundleSet) shardKey(i int) cache.Key {

@@ -14,6 +14,9 @@ type Catch struct {
 	RaisesAlways bool
 	// RaisesSome: some path through the body raises.
 	RaisesSome bool
+	// ExitsAlways: every path through the body ends the process
+	// (ExitsProcess); RaisesAlways is then true as well.
+	ExitsAlways bool
 }
 
 // Handler returns the innermost except clause that catches an exception of
@@ -70,7 +73,8 @@ func walkHandlers(t *syntax.Tree, n syntax.NodeID, exc string, yield func(Catch)
 					continue
 				}
 				o := outcomeOf(t, blockOf(t, c))
-				x := Catch{Try: p, Clause: c, RaisesAlways: o == raises, RaisesSome: o&raises != 0}
+				x := Catch{Try: p, Clause: c, RaisesAlways: o != 0 && o&^(raises|exits) == 0,
+					RaisesSome: o&(raises|exits) != 0, ExitsAlways: o == exits}
 				if !yield(x) {
 					return
 				}
@@ -215,6 +219,7 @@ const (
 	returns                       // return
 	breaks                        // break out of the innermost loop
 	continues                     // continue the innermost loop
+	exits                         // a call that ends the process (ExitsProcess)
 )
 
 // outcomeOf is the set of ways the statements of block can end. It is
@@ -240,7 +245,7 @@ func outcomeOf(t *syntax.Tree, block syntax.NodeID) outcome {
 
 func stmtOutcome(t *syntax.Tree, s syntax.NodeID) outcome {
 	if ExitsProcess(t, s) {
-		return raises
+		return exits
 	}
 	switch t.Kind(s) {
 	case syntax.RaiseStatement:
@@ -279,7 +284,7 @@ func stmtOutcome(t *syntax.Tree, s syntax.NodeID) outcome {
 		return o
 	case syntax.WhileStatement, syntax.ForStatement:
 		body := outcomeOf(t, t.Field(s, syntax.FBody))
-		o := body & (raises | returns)
+		o := body & (raises | returns | exits)
 		if body&breaks != 0 {
 			o |= falls
 		}

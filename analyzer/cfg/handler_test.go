@@ -234,3 +234,20 @@ def worker(q, t):
 	assert.False(t, cs[1].RaisesSome)
 	assert.True(t, tree.Contains(cs[1].Try, cs[0].Try))
 }
+
+// ExitsAlways: every path of the handler ends the process; a handler that
+// exits on one path and raises on another raises always, but not exits.
+func TestHandlerExitsAlways(t *testing.T) {
+	for src, want := range map[string]bool{
+		"try:\n    v = t[k]\nexcept KeyError:\n    log()\n    os._exit(1)\n":                true,
+		"try:\n    v = t[k]\nexcept KeyError:\n    if a:\n        sys.exit(1)\n    raise\n": false,
+		"try:\n    v = t[k]\nexcept KeyError:\n    raise RuntimeError()\n":                  false,
+		"try:\n    v = t[k]\nexcept KeyError:\n    while True:\n        exit(2)\n":          true,
+	} {
+		tree := parse(t, src)
+		c, ok := Handler(tree, findText(t, tree, "t[k]"), "KeyError")
+		require.True(t, ok, src)
+		assert.True(t, c.RaisesAlways, src)
+		assert.Equal(t, want, c.ExitsAlways, src)
+	}
+}

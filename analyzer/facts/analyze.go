@@ -2,6 +2,7 @@ package facts
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -100,6 +101,10 @@ type analysis struct {
 	predOK   bool
 	predTrue []int32
 	predFals []int32
+	// predOut caches ReturnFacts (falsy, truthy): asked once per call of
+	// the predicate in every caller's analysis.
+	predOnce sync.Once
+	predOut  [2][]Fact
 	subst    map[string]syntax.NodeID // while collecting them: the predicate's locals
 
 	cands []syntax.NodeID // scratch for itemEffects

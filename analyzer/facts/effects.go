@@ -179,9 +179,10 @@ func (a *analysis) learnLookups(n syntax.NodeID) {
 }
 
 // isTarget reports whether x, inside item n, is (within) something
-// assigned to or deleted rather than read.
+// assigned to or deleted rather than read. (Loop and `as` targets that are
+// whole items never get here: itemEffects binds them first.)
 func isTarget(t *syntax.Tree, x, n syntax.NodeID) bool {
-	for c := x; c != n && c != syntax.NoNode; c = t.Parent(c) {
+	for c := x; c != n; c = t.Parent(c) {
 		p := t.Parent(c)
 		if p == syntax.NoNode {
 			return false
@@ -194,11 +195,8 @@ func isTarget(t *syntax.Tree, x, n syntax.NodeID) bool {
 		case syntax.DeleteStatement:
 			return true
 		}
-		if p == n {
-			break
-		}
 	}
-	return isAsTarget(t, x) || t.Kind(t.Parent(n)) == syntax.ForStatement && t.FieldOf(n) == syntax.FLeft
+	return isAsTarget(t, x)
 }
 
 // skipTo returns the end of the separately evaluated node that starts at

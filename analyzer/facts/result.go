@@ -26,19 +26,23 @@ func (r *Result) ReturnFacts(truthy bool) (fs []Fact, ok bool) {
 	if !a.predOK {
 		return nil, false
 	}
-	ids := a.predFals
+	a.predOnce.Do(func() {
+		for i, ids := range [2][]int32{a.predFals, a.predTrue} {
+			if len(ids) == 0 {
+				continue
+			}
+			s := make([]uint64, a.w)
+			sc := &scratch{}
+			for _, id := range ids {
+				a.gen(s, id, sc)
+			}
+			a.predOut[i] = a.export(s)
+		}
+	})
 	if truthy {
-		ids = a.predTrue
+		return a.predOut[1], true
 	}
-	if len(ids) == 0 {
-		return nil, true
-	}
-	s := make([]uint64, a.w)
-	sc := &scratch{}
-	for _, id := range ids {
-		a.gen(s, id, sc)
-	}
-	return a.export(s), true
+	return a.predOut[0], true
 }
 
 // At returns the facts that hold on every path before n is evaluated (for

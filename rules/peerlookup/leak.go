@@ -65,7 +65,7 @@ func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
 	for _, h := range cfg.Handlers(f.Tree(), sub, "KeyError") {
 		if h.RaisesAlways {
 			if l.reraise == nil {
-				l.reraise, l.exits = reraiseRelated(f, h.Clause)
+				l.reraise, l.exits = reraiseRelated(f, h)
 			}
 			continue
 		}
@@ -90,7 +90,7 @@ func reraiseOn(paths *sendpath.Paths, chain []pymodel.Step, fn pymodel.FuncRef, 
 		}
 		for _, h := range cfg.Handlers(f.Tree(), n, "KeyError") {
 			if h.RaisesAlways {
-				return reraiseRelated(f, h.Clause)
+				return reraiseRelated(f, h)
 			}
 		}
 		return nil, false
@@ -108,25 +108,14 @@ func reraiseOn(paths *sendpath.Paths, chain []pymodel.Step, fn pymodel.FuncRef, 
 	return nil, false
 }
 
-// reraiseRelated points at a handler that always raises again, or that
-// ends the process (its body's last statement is `sys.exit(...)`,
-// `os._exit(...)`, ...), and says which.
-func reraiseRelated(f *analyzer.File, clause syntax.NodeID) (*analyzer.Related, bool) {
-	t := f.Tree()
-	last := syntax.NoNode
-	for c := range t.NamedChildren(clause) {
-		if t.Kind(c) == syntax.Block {
-			for s := range t.NamedChildren(c) {
-				if t.Kind(s) != syntax.Comment {
-					last = s
-				}
-			}
-		}
-	}
-	if last != syntax.NoNode && cfg.ExitsProcess(t, last) {
-		r := analyzer.RelatedAt(f, clause, "this handler ends the process")
+// reraiseRelated points at a handler that always raises again, or ends
+// the process on every path (`sys.exit(...)`, `os._exit(...)`), and says
+// which.
+func reraiseRelated(f *analyzer.File, h cfg.Catch) (*analyzer.Related, bool) {
+	if h.ExitsAlways {
+		r := analyzer.RelatedAt(f, h.Clause, "this handler ends the process")
 		return &r, true
 	}
-	r := analyzer.RelatedAt(f, clause, "this handler raises again")
+	r := analyzer.RelatedAt(f, h.Clause, "this handler raises again")
 	return &r, false
 }
