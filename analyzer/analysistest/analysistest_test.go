@@ -167,3 +167,32 @@ func TestDocBlock(t *testing.T) {
 	analysistest.DocBlock(ft, doc, "## Use instead")
 	assert.NotEmpty(t, ft.fatals, "no python block under the heading")
 }
+
+// The method lands inside the class, one level in: its boom() is found on
+// the method's second line, at column 9, in C.b.
+func TestMethodFindings(t *testing.T) {
+	const class = "class C:\n    def a(self):\n        pass\n\n"
+	ft := &fakeT{}
+	ds := analysistest.MethodFindings(ft, "c.py", class, "def b(self):\n    boom()\n", boom)
+	assert.Empty(t, ft.fatals)
+	require.Len(t, ds, 1)
+	assert.Equal(t, "c.py", ds[0].Path)
+	assert.Equal(t, syntax.Position{Line: 6, Column: 9}, ds[0].Start)
+	assert.Equal(t, "C.b", ds[0].Function)
+
+	ft = &fakeT{}
+	assert.Nil(t, analysistest.MethodFindings(ft, "c.py", class, "def b(self):\n    boom(\x00)\n", boom))
+	assert.NotEmpty(t, ft.fatals, "a file sglint skips fails the test")
+}
+
+func TestAt(t *testing.T) {
+	ds := []analyzer.Diagnostic{
+		{Path: "a.py", Start: syntax.Position{Line: 3}, Message: "other file"},
+		{Path: "b.py", Start: syntax.Position{Line: 2}, Message: "other line"},
+		{Path: "b.py", Start: syntax.Position{Line: 3}, Message: "first"},
+		{Path: "b.py", Start: syntax.Position{Line: 3}, Message: "second"},
+	}
+	assert.Same(t, &ds[2], analysistest.At(ds, "b.py", 3))
+	assert.Nil(t, analysistest.At(ds, "b.py", 4))
+	assert.Nil(t, analysistest.At(nil, "b.py", 3))
+}

@@ -55,3 +55,30 @@ func DocBlock(t T, doc, heading string) string {
 	}
 	return block
 }
+
+// MethodFindings returns the findings of the rules on one file, path, made
+// of class followed by method indented as the class's last method: for
+// rules about methods, whose doc examples are a lone method that means
+// something only in a class giving it its table and thread. class must end
+// inside the class body. A file sglint cannot check fails the test.
+func MethodFindings(t T, path, class, method string, rules ...*analyzer.Rule) []analyzer.Diagnostic {
+	t.Helper()
+	indented := "    " + strings.ReplaceAll(strings.TrimRight(method, "\n"), "\n", "\n    ") + "\n"
+	res := analyzer.Run([]analyzer.Input{{Path: path, Src: []byte(class + indented), Report: true}},
+		analyzer.Options{Rules: rules, Root: "."})
+	for _, p := range res.Problems {
+		t.Fatalf("%s: sglint could not check the file: %s", path, p.Message)
+		return nil
+	}
+	return res.Diagnostics
+}
+
+// At returns the first finding of ds that starts on line of path, or nil.
+func At(ds []analyzer.Diagnostic, path string, line int) *analyzer.Diagnostic {
+	for i := range ds {
+		if ds[i].Path == path && ds[i].Start.Line == line {
+			return &ds[i]
+		}
+	}
+	return nil
+}

@@ -12,18 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
-
-func parse(t testing.TB, src string) *syntax.Tree {
-	t.Helper()
-	p := syntax.NewParser()
-	defer p.Close()
-	tree, err := p.Parse([]byte(src))
-	require.NoError(t, err)
-	return tree
-}
 
 // render prints every graph of a file, each under a header naming its root.
 func render(tree *syntax.Tree) string {
@@ -52,7 +44,7 @@ func TestGolden(t *testing.T) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			src, err := os.ReadFile(file)
 			require.NoError(t, err)
-			got := render(parse(t, string(src)))
+			got := render(syntaxtest.Parse(t, string(src)))
 			golden := strings.TrimSuffix(file, ".py") + ".golden"
 			if *update {
 				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))

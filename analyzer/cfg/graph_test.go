@@ -9,10 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 func TestLocate(t *testing.T) {
-	tree := parse(t, `def f(x, d=make()):
+	tree := syntaxtest.Parse(t, `def f(x, d=make()):
     def g(y=x.a):
         return y.b
     if x.c and x.d:
@@ -67,7 +68,7 @@ func TestLocate(t *testing.T) {
 }
 
 func TestDominance(t *testing.T) {
-	tree := parse(t, `def f(a):
+	tree := syntaxtest.Parse(t, `def f(a):
     if a.ok:
         x()
     else:
@@ -129,7 +130,7 @@ func TestInvariantsOnGoldens(t *testing.T) {
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		require.NoError(t, err)
-		tree := parse(t, string(src))
+		tree := syntaxtest.Parse(t, string(src))
 		for _, r := range Roots(tree) {
 			checkInvariants(t, New(tree, r))
 		}
@@ -138,7 +139,7 @@ func TestInvariantsOnGoldens(t *testing.T) {
 
 func TestDegenerateInputs(t *testing.T) {
 	for _, src := range []string{"", "\n", "def", "if", "try:\n", "x = (", "match x:\n case", "for x in", "while", "lambda: (", "class A(:\n pass", "def f():\n    try:\n        return\n    finally"} {
-		tree := parse(t, src)
+		tree := syntaxtest.Parse(t, src)
 		for _, r := range Roots(tree) {
 			checkInvariants(t, New(tree, r))
 		}
@@ -158,7 +159,7 @@ func TestFinallyBudget(t *testing.T) {
 		indent += "    "
 	}
 	src += indent + "b()\n"
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	g := New(tree, tree.Parent(findText(t, tree, "f")))
 	assert.Less(t, len(g.Blocks), 2*(minBudget+blocksPerNode*tree.Len()))
 	checkInvariants(t, g)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 // findText returns the first node whose text is exactly s (the innermost
@@ -199,7 +200,7 @@ def f(t, k):
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tree := parse(t, strings.TrimLeft(tc.src, "\n"))
+			tree := syntaxtest.Parse(t, strings.TrimLeft(tc.src, "\n"))
 			n := findText(t, tree, tc.at)
 			c, ok := Handler(tree, n, tc.exc)
 			require.Equal(t, tc.caught, ok)
@@ -215,7 +216,7 @@ def f(t, k):
 }
 
 func TestHandlersNested(t *testing.T) {
-	tree := parse(t, `
+	tree := syntaxtest.Parse(t, `
 def worker(q, t):
     while True:
         try:

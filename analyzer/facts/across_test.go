@@ -8,6 +8,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 const across = `
@@ -78,7 +79,7 @@ func analyzeFunc(tree *syntax.Tree, fn syntax.NodeID, opts Options) *Result {
 
 // A guard in the caller reaches the callee as entry facts.
 func TestCallerGuardReachesCallee(t *testing.T) {
-	tree := parse(t, across)
+	tree := syntaxtest.Parse(t, across)
 	fn := funcs(tree)
 	use := nodeIn(t, tree, fn["_send_mla"], "self.descs[0]")
 	kind := nodeIn(t, tree, fn["_send_mla"], "use(r.kind)")
@@ -101,7 +102,7 @@ func TestCallerGuardReachesCallee(t *testing.T) {
 
 // A callee that raises when the state is empty guards its caller.
 func TestCalleeCheckGuardsCaller(t *testing.T) {
-	tree := parse(t, across)
+	tree := syntaxtest.Parse(t, across)
 	fn := funcs(tree)
 	summary := func(name string) []Fact {
 		return analyzeFunc(tree, fn[name], Options{}).ExitFacts("self")

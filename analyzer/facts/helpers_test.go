@@ -8,16 +8,8 @@ import (
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
-
-func parse(t testing.TB, src string) *syntax.Tree {
-	t.Helper()
-	p := syntax.NewParser()
-	defer p.Close()
-	tree, err := p.Parse([]byte(src))
-	require.NoError(t, err)
-	return tree
-}
 
 // lastNode is the innermost node of the last occurrence of text s.
 func lastNode(t testing.TB, tree *syntax.Tree, s string) syntax.NodeID {
@@ -37,7 +29,7 @@ func lastNode(t testing.TB, tree *syntax.Tree, s string) syntax.NodeID {
 // analyzes it.
 func analyzeAt(t testing.TB, src, at string, opts Options) (*syntax.Tree, syntax.NodeID, *Result) {
 	t.Helper()
-	tree := parse(t, strings.TrimLeft(src, "\n"))
+	tree := syntaxtest.Parse(t, strings.TrimLeft(src, "\n"))
 	n := lastNode(t, tree, at)
 	g := cfg.New(tree, cfg.Owner(tree, n))
 	return tree, n, Analyze(tree, g, opts)

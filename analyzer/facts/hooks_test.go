@@ -8,6 +8,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 func TestWaitCalls(t *testing.T) {
@@ -77,7 +78,7 @@ def send(self):
     self.reset()
     sink(self.descs, self.x)
 `
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	n := lastNode(t, tree, "sink(self.descs, self.x)")
 	g := cfg.New(tree, cfg.Owner(tree, n))
 	calls := func(name string) func(syntax.NodeID) bool {
@@ -117,7 +118,7 @@ def send(self):
 }
 
 func TestAtExit(t *testing.T) {
-	tree := parse(t, `
+	tree := syntaxtest.Parse(t, `
 def check(self):
     if not self.descs:
         raise RuntimeError("KV memory descriptors are empty")
@@ -175,7 +176,7 @@ def f(self, k):
 }
 
 func TestPathOf(t *testing.T) {
-	tree := parse(t, `(self.a.b, t["k"], t['k'], (x), f().x, t[i + 1], t[a.b], t[0], t[1:2], d[k][j].v, t["a\n"])`)
+	tree := syntaxtest.Parse(t, `(self.a.b, t["k"], t['k'], (x), f().x, t[i + 1], t[a.b], t[0], t[1:2], d[k][j].v, t["a\n"])`)
 	tests := map[string]string{
 		"self.a.b": "self.a.b", `t["k"]`: "t['k']", "t['k']": "t['k']", "(x)": "x",
 		"t[a.b]": "t[a.b]", "t[0]": "t[0]", "d[k][j].v": "d[k][j].v",

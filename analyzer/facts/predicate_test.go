@@ -8,13 +8,14 @@ import (
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 // analyzePredicate analyzes the function named name, or the lambda written
 // exactly as name.
 func analyzePredicate(t *testing.T, src, name string, opts Options) *Result {
 	t.Helper()
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	root := lastNode(t, tree, name)
 	if tree.Kind(root) == syntax.Identifier {
 		root = tree.Parent(root)

@@ -7,15 +7,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 func parse(t *testing.T, src string) *Set {
 	t.Helper()
-	p := syntax.NewParser()
-	defer p.Close()
-	tree, err := p.Parse([]byte(src))
-	require.NoError(t, err)
-	return Parse(tree)
+	return Parse(syntaxtest.Parse(t, src))
 }
 
 func TestScanForms(t *testing.T) {

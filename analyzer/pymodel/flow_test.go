@@ -12,6 +12,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 // flowProject is project() keeping the trees, with a Flow over them.
@@ -25,7 +26,7 @@ func flowProject(t testing.TB, files map[string]string) (*Index, *Flow) {
 	var srcs []SourceFile
 	var trees []*syntax.Tree
 	for _, p := range paths {
-		tree := parse(t, files[p])
+		tree := syntaxtest.Parse(t, files[p])
 		mod, pkg := ModuleName("", p)
 		srcs = append(srcs, SourceFile{Path: p, Module: mod, Package: pkg, Summary: Summarize(tree)})
 		trees = append(trees, tree)

@@ -11,21 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
-
-func parse(t testing.TB, src string) *syntax.Tree {
-	t.Helper()
-	p := syntax.NewParser()
-	defer p.Close()
-	tree, err := p.Parse([]byte(src))
-	require.NoError(t, err)
-	return tree
-}
 
 func summarize(t testing.TB, src string) *Summary {
 	t.Helper()
-	return Summarize(parse(t, src))
+	return Summarize(syntaxtest.Parse(t, src))
 }
 
 // useLines renders the uses of a summary compactly:
@@ -406,7 +397,7 @@ func TestPositions(t *testing.T) {
 	assert.Equal(t, int32(4), u.At.Line)
 	assert.Equal(t, int32(18), u.At.Col, "columns count code points")
 	// Positions agree with the tree's.
-	tree := parse(t, "# é\nclass C:\n    def m(self):\n        x = 'é'; self.a.append(1)\n")
+	tree := syntaxtest.Parse(t, "# é\nclass C:\n    def m(self):\n        x = 'é'; self.a.append(1)\n")
 	p := tree.Start(u.At.Node)
 	assert.Equal(t, p, u.At.Position())
 }

@@ -10,16 +10,8 @@ import (
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
-
-func parse(t testing.TB, src string) *syntax.Tree {
-	t.Helper()
-	p := syntax.NewParser()
-	defer p.Close()
-	tree, err := p.Parse([]byte(src))
-	require.NoError(t, err)
-	return tree
-}
 
 // find returns the innermost of the first nodes whose text is s.
 func find(t testing.TB, tree *syntax.Tree, s string) syntax.NodeID {
@@ -42,7 +34,7 @@ func find(t testing.TB, tree *syntax.Tree, s string) syntax.NodeID {
 // of name reaching the node whose text is at: "kind:line:value" each.
 func reach(t *testing.T, src, at, name string) []string {
 	t.Helper()
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	var root syntax.NodeID = syntax.NoNode
 	for i := 0; i < tree.Len(); i++ {
 		if tree.Kind(syntax.NodeID(i)) == syntax.FunctionDefinition {
@@ -182,7 +174,7 @@ func TestBindingForms(t *testing.T) {
     del a
     use()
 `
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	root := tree.Parent(find(t, tree, "f"))
 	r := Analyze(cfg.New(tree, root))
 	got := map[string]string{}
@@ -243,7 +235,7 @@ func TestHostileInputs(t *testing.T) {
 		"def f():\n    x = " + strings.Repeat("(", 500) + "1" + strings.Repeat(")", 500) + "\n    use(x)\n",
 		"def f(x=None, *, y):\n    match x:\n        case Point(x=0, y=yy):\n            use(yy)\n",
 	} {
-		tree := parse(t, src)
+		tree := syntaxtest.Parse(t, src)
 		for _, root := range cfg.Roots(tree) {
 			r := Analyze(cfg.New(tree, root))
 			for i := 0; i < tree.Len(); i++ {
@@ -260,7 +252,7 @@ func TestCut(t *testing.T) {
         kind = other()
     use(kind)
 `
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	root := tree.Parent(find(t, tree, "f"))
 	g := cfg.New(tree, root)
 	use := find(t, tree, "use(kind)")

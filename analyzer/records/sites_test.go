@@ -9,21 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
-
-func parse(t *testing.T, src string) *syntax.Tree {
-	t.Helper()
-	p := syntax.NewParser()
-	defer p.Close()
-	tree, err := p.Parse([]byte(src))
-	require.NoError(t, err)
-	return tree
-}
 
 // messageOf returns the template of the message of the first raise or
 // assert in src.
 func messageOf(t *testing.T, src string) (string, bool) {
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	for i := 0; i < tree.Len(); i++ {
 		n := syntax.NodeID(i)
 		switch tree.Kind(n) {
@@ -98,7 +90,7 @@ func TestConditions(t *testing.T) {
         if d or e:
             raise RuntimeError("a")
 `
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	set := NewSet([]*Record{{ID: "r", ErrorClass: "RuntimeError", MessagePattern: "[a-f]"},
 		{ID: "s", ErrorClass: "AssertionError", MessagePattern: "d"}})
 	sites := set.Find(tree)
@@ -131,7 +123,7 @@ def f(x):
     raise RuntimeError("KV memory descriptors are empty on prefill side, again")
     assert x, "KV memory descriptors are empty on prefill side"
 `
-	tree := parse(t, src)
+	tree := syntaxtest.Parse(t, src)
 	set := NewSet([]*Record{{ID: "r", ErrorClass: "builtins.RuntimeError", MessagePattern: "KV memory descriptors are empty on prefill side"}})
 	sites := set.Find(tree)
 	require.Len(t, sites, 2)
@@ -167,7 +159,7 @@ func sitesIn(t *testing.T, set *Set, path string) map[string][]int {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	tree := parse(t, string(src))
+	tree := syntaxtest.Parse(t, string(src))
 	out := map[string][]int{}
 	for _, s := range set.Find(tree) {
 		out[s.Record.ID] = append(out[s.Record.ID], tree.Start(s.Stmt).Line)

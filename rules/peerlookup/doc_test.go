@@ -1,13 +1,10 @@
 package peerlookup
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
 )
 
@@ -29,12 +26,9 @@ class Worker:
 
 `
 	for heading, want := range map[string]int{"## Example": 1, "## Use instead": 0} {
-		method := "    " + strings.ReplaceAll(strings.TrimRight(analysistest.DocBlock(t, doc, heading), "\n"), "\n", "\n    ") + "\n"
-		res := analyzer.Run([]analyzer.Input{{Path: "worker.py", Src: []byte(class + method), Report: true}},
-			analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: "."})
-		require.Empty(t, res.Problems)
-		if assert.Len(t, res.Diagnostics, want, heading) && want > 0 {
-			assert.Contains(t, res.Diagnostics[0].Message, "ends transfer thread `Worker.transfer_loop`")
+		ds := analysistest.MethodFindings(t, "worker.py", class, analysistest.DocBlock(t, doc, heading), Rule)
+		if assert.Len(t, ds, want, heading) && want > 0 {
+			assert.Contains(t, ds[0].Message, "ends transfer thread `Worker.transfer_loop`")
 		}
 	}
 }

@@ -24,18 +24,7 @@ func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
 	return analysistest.Findings(t, fixtures, analysistest.WithOptions(Rule, opts), Rule)
 }
 
-func find(t *testing.T, ds []analyzer.Diagnostic, path string, line int) analyzer.Diagnostic {
-	t.Helper()
-	for _, d := range ds {
-		if d.Path == path && d.Start.Line == line {
-			return d
-		}
-	}
-	require.Failf(t, "no finding", "%s:%d", path, line)
-	return analyzer.Diagnostic{}
-}
-
-func related(d analyzer.Diagnostic) []string {
+func related(d *analyzer.Diagnostic) []string {
 	var out []string
 	for _, r := range d.Related {
 		out = append(out, fmt.Sprintf("%s:%d %s", r.Path, r.Line, r.Message))
@@ -47,7 +36,8 @@ func TestMessagesAndRelated(t *testing.T) {
 	ds := runOn(t, nil)
 
 	// A thread whose handler raises again.
-	d := find(t, ds, "workers.py", 23)
+	d := analysistest.At(ds, "workers.py", 23)
+	require.NotNil(t, d)
 	assert.Equal(t, analyzer.Error, d.Severity())
 	assert.Equal(t, Record, d.Record)
 	assert.Contains(t, d.Message, "`self.peer_layouts[job.peer]` raises KeyError when `job.peer` was never added to the table or was removed")
@@ -60,11 +50,13 @@ func TestMessagesAndRelated(t *testing.T) {
 	}, related(d))
 
 	// A send entry the scheduler calls: no thread to end.
-	d = find(t, ds, "lookups.py", 19)
+	d = analysistest.At(ds, "lookups.py", 19)
+	require.NotNil(t, d)
 	assert.Contains(t, d.Message, "escapes send entry `LookupSender.send_plain` into code outside the send path")
 
 	// A nested entry: judged through its caller, whose handler raises.
-	d = find(t, ds, "nested.py", 33)
+	d = analysistest.At(ds, "nested.py", 33)
+	require.NotNil(t, d)
 	assert.Contains(t, d.Message, "ends transfer thread `NestedSender._fatal_loop`")
 	assert.Contains(t, related(d), "nested.py:51 calls `NestedSender._send_fatal_inner`")
 	assert.Contains(t, related(d), "nested.py:54 this handler raises again")

@@ -1,13 +1,10 @@
 package peerpublish
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
 )
 
@@ -37,10 +34,7 @@ class Registrar:
 
 `
 	for heading, want := range map[string]int{"## Example": 1, "## Use instead": 0} {
-		method := "    " + strings.ReplaceAll(strings.TrimRight(analysistest.DocBlock(t, doc, heading), "\n"), "\n", "\n    ") + "\n"
-		res := analyzer.Run([]analyzer.Input{{Path: "reg.py", Src: []byte(class + method), Report: true}},
-			analyzer.Options{Rules: []*analyzer.Rule{Rule}, Root: "."})
-		require.Empty(t, res.Problems)
-		assert.Len(t, res.Diagnostics, want, heading)
+		ds := analysistest.MethodFindings(t, "reg.py", class, analysistest.DocBlock(t, doc, heading), Rule)
+		assert.Len(t, ds, want, heading)
 	}
 }

@@ -25,13 +25,7 @@ func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
 }
 
 func TestMessageAndRelated(t *testing.T) {
-	var d *analyzer.Diagnostic
-	ds := runOn(t, nil)
-	for i := range ds {
-		if ds[i].Path == "peers.py" && ds[i].Start.Line == 41 {
-			d = &ds[i]
-		}
-	}
+	d := analysistest.At(runOn(t, nil), "peers.py", 41)
 	require.NotNil(t, d)
 	assert.Equal(t, analyzer.Warning, d.Severity())
 	assert.Equal(t, Record, d.Record)
@@ -53,16 +47,8 @@ func TestMessageAndRelated(t *testing.T) {
 
 // A configured entry makes the table it reads a peer table on a send path.
 func TestOptions(t *testing.T) {
-	has := func(ds []analyzer.Diagnostic, path string, line int) bool {
-		for _, d := range ds {
-			if d.Path == path && d.Start.Line == line {
-				return true
-			}
-		}
-		return false
-	}
-	assert.False(t, has(runOn(t, nil), "peers.py", 92), "debug_index is read only by describe")
-	assert.True(t, has(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{Entries: []string{"Registrar.describe"}}}), "peers.py", 92))
+	assert.False(t, analysistest.At(runOn(t, nil), "peers.py", 92) != nil, "debug_index is read only by describe")
+	assert.True(t, analysistest.At(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{Entries: []string{"Registrar.describe"}}}), "peers.py", 92) != nil)
 	assert.Error(t, (&Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"["}}}).Validate())
 	assert.NoError(t, DefaultOptions().Validate())
 }

@@ -23,19 +23,10 @@ func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
 	return analysistest.Findings(t, fixtures, analysistest.WithOptions(Rule, opts), Rule)
 }
 
-func find(ds []analyzer.Diagnostic, path string, line int) *analyzer.Diagnostic {
-	for i := range ds {
-		if ds[i].Path == path && ds[i].Start.Line == line {
-			return &ds[i]
-		}
-	}
-	return nil
-}
-
 func TestSeveritiesAndRelated(t *testing.T) {
 	ds := runOn(t, nil)
 	// (a) is an error at the use, with the chain and the state's history.
-	a := find(ds, "record_shape.py", 33)
+	a := analysistest.At(ds, "record_shape.py", 33)
 	require.NotNil(t, a)
 	assert.Equal(t, analyzer.Error, a.Severity())
 	var rel []string
@@ -52,7 +43,7 @@ func TestSeveritiesAndRelated(t *testing.T) {
 
 	// (b) is a warning at the entry's call, naming the exception and its
 	// message, with the chain to the raise.
-	b := find(ds, "record_shape.py", 46)
+	b := analysistest.At(ds, "record_shape.py", 46)
 	require.NotNil(t, b)
 	assert.Equal(t, analyzer.Warning, b.Severity())
 	assert.Contains(t, b.Message, `RuntimeError("KV memory descriptors are empty on prefill side")`)
@@ -60,7 +51,7 @@ func TestSeveritiesAndRelated(t *testing.T) {
 	require.Len(t, b.Related, 2)
 	assert.Equal(t, 39, b.Related[0].Line)
 	assert.Equal(t, 26, b.Related[1].Line)
-	w := find(ds, "worker_handlers.py", 53)
+	w := analysistest.At(ds, "worker_handlers.py", 53)
 	require.NotNil(t, w)
 	assert.Contains(t, w.Message, "ends the transfer thread `_pump`")
 }
@@ -69,12 +60,12 @@ func TestEquivalenceGroupsAreConfigurable(t *testing.T) {
 	opts := DefaultOptions()
 	opts.Equivalent = nil
 	ds := runOn(t, opts)
-	assert.NotNil(t, find(ds, "equivalent.py", 16), "without the group the pointer check does not count")
+	assert.NotNil(t, analysistest.At(ds, "equivalent.py", 16), "without the group the pointer check does not count")
 
 	opts.Equivalent = [][]string{{"self.kv_mem_descs", "self.kv_args.aux_data_ptrs"}}
 	ds = runOn(t, opts)
-	assert.Nil(t, find(ds, "equivalent.py", 26), "a configured group makes the aux check count")
-	assert.NotNil(t, find(ds, "equivalent.py", 16))
+	assert.Nil(t, analysistest.At(ds, "equivalent.py", 26), "a configured group makes the aux check count")
+	assert.NotNil(t, analysistest.At(ds, "equivalent.py", 16))
 }
 
 func TestEntryPatternsAreConfigurable(t *testing.T) {
@@ -87,7 +78,7 @@ func TestEntryPatternsAreConfigurable(t *testing.T) {
 
 	opts.Entries = []string{"ShardSender.send_last_shard"}
 	ds = runOn(t, opts)
-	assert.NotNil(t, find(ds, "layerpkg/shard_sender.py", 8))
+	assert.NotNil(t, analysistest.At(ds, "layerpkg/shard_sender.py", 8))
 }
 
 func TestValidate(t *testing.T) {
