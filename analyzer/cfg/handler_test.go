@@ -245,7 +245,7 @@ func TestHandlerExitsAlways(t *testing.T) {
 		"try:\n    v = t[k]\nexcept KeyError:\n    raise RuntimeError()\n":                  false,
 		"try:\n    v = t[k]\nexcept KeyError:\n    while True:\n        exit(2)\n":          true,
 	} {
-		tree := parse(t, src)
+		tree := syntaxtest.Parse(t, src)
 		c, ok := Handler(tree, findText(t, tree, "t[k]"), "KeyError")
 		require.True(t, ok, src)
 		assert.True(t, c.RaisesAlways, src)
