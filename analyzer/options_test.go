@@ -45,3 +45,37 @@ func TestPassOptionsDefaultsAndConfigured(t *testing.T) {
 	assert.Equal(t, 3, res.Diagnostics[0].Start.Line)
 	assert.Equal(t, "    custom  =  2", res.Diagnostics[0].LineText)
 }
+
+func TestOptionsOf(t *testing.T) {
+	fallback := &limitOptions{Word: "fallback"}
+	var got *limitOptions
+	rule := &analyzer.Rule{
+		ID: "SGL991", Name: "options-of", Title: "t", Doc: "d",
+		Run: func(pass *analyzer.Pass) error {
+			got = analyzer.OptionsOf(pass, func() *limitOptions { return fallback })
+			return nil
+		},
+	}
+	in := []analyzer.Input{{Path: "a.py", Src: []byte("x = 1\n"), Report: true}}
+	run := func(hook func() any, configured any) *limitOptions {
+		t.Helper()
+		got = nil
+		rule.Options = hook
+		opts := analyzer.Options{Rules: []*analyzer.Rule{rule}, Jobs: 1}
+		if configured != nil {
+			opts.RuleOptions = map[string]any{rule.ID: configured}
+		}
+		res := analyzer.Run(in, opts)
+		require.Empty(t, res.Problems)
+		require.NotNil(t, got, "the rule ran")
+		return got
+	}
+	hook := func() any { return &limitOptions{Word: "hook"} }
+	custom := &limitOptions{Word: "custom"}
+
+	assert.Equal(t, "hook", run(hook, nil).Word, "the hook's defaults when nothing is configured")
+	assert.Same(t, custom, run(hook, custom), "the configured value as is")
+	assert.Same(t, fallback, run(nil, nil), "no hook: the fallback")
+	assert.Same(t, fallback, run(func() any { return (*limitOptions)(nil) }, nil), "a nil pointer: the fallback")
+	assert.Same(t, fallback, run(func() any { return "other" }, nil), "another type: the fallback")
+}

@@ -178,6 +178,16 @@ type Pass struct {
 // several files share it).
 func (p *Pass) Options() any { return p.options }
 
+// OptionsOf returns p's options as a *T, or defaults() when they are nil
+// or of another type (a Pass built outside Run, a rule without an Options
+// hook), so rules need not repeat the assertion and its fallback.
+func OptionsOf[T any](p *Pass, defaults func() *T) *T {
+	if o, ok := p.Options().(*T); ok && o != nil {
+		return o
+	}
+	return defaults()
+}
+
 // fileState is shared by the passes of all rules on one file. Rules on a
 // file run one after the other in a single goroutine, so it needs no lock.
 type fileState struct {

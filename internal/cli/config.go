@@ -25,17 +25,26 @@ func loadConfig(o *checkOptions, paths []string, all []*analyzer.Rule, stderr io
 	}
 	cfg, err := config.Resolve(o.configFile, first, all)
 	if err != nil {
-		var es config.Errors
-		if errors.As(err, &es) {
-			for _, e := range es {
-				fmt.Fprintf(stderr, "sglint: %s\n", e)
-			}
-		} else {
-			fmt.Fprintf(stderr, "sglint: %v\n", err)
-		}
+		printErrors[config.Errors](stderr, err)
 		return nil, false
 	}
 	return cfg, true
+}
+
+// printErrors prints err on stderr, one line a problem when it is a list
+// L of them (config.Errors, records.Errors), so each keeps its own line.
+func printErrors[L interface {
+	~[]E
+	error
+}, E error](stderr io.Writer, err error) {
+	var es L
+	if errors.As(err, &es) {
+		for _, e := range es {
+			fmt.Fprintf(stderr, "sglint: %s\n", e)
+		}
+		return
+	}
+	fmt.Fprintf(stderr, "sglint: %v\n", err)
 }
 
 // discoverOptions merges the config's file selection with the command

@@ -65,14 +65,7 @@ func loadRecords(paths []string, stderr io.Writer) (*records.Set, bool) {
 	}
 	set, err := records.Load(paths...)
 	if err != nil {
-		var es records.Errors
-		if errors.As(err, &es) {
-			for _, e := range es {
-				fmt.Fprintf(stderr, "sglint: %s\n", e)
-			}
-		} else {
-			fmt.Fprintf(stderr, "sglint: %v\n", err)
-		}
+		printErrors[records.Errors](stderr, err)
 		return nil, false
 	}
 	return set, true

@@ -74,10 +74,7 @@ func run(pass *analyzer.Pass) error {
 	if f.Summary == nil || ix == nil || f.Model < 0 || int(f.Model) >= len(ix.Files) {
 		return nil
 	}
-	opts, _ := pass.Options().(*Options)
-	if opts == nil {
-		opts = DefaultOptions()
-	}
+	opts := analyzer.OptionsOf(pass, DefaultOptions)
 	c := &checker{
 		pass:    pass,
 		ix:      ix,

@@ -1,9 +1,6 @@
 package peerlookup
 
-import (
-	"github.com/sglint/sglint/analyzer"
-	"github.com/sglint/sglint/rules/sendpath"
-)
+import "github.com/sglint/sglint/rules/sendpath"
 
 // Options configure SGL004 ([tool.sglint.rules.SGL004]): which functions start a
 // send path (see package sendpath).
@@ -14,11 +11,4 @@ type Options struct {
 // DefaultOptions are the options when nothing is configured.
 func DefaultOptions() *Options {
 	return &Options{EntryOptions: sendpath.DefaultEntryOptions()}
-}
-
-func options(pass *analyzer.Pass) *Options {
-	if o, ok := pass.Options().(*Options); ok && o != nil {
-		return o
-	}
-	return DefaultOptions()
 }

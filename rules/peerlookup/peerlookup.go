@@ -40,25 +40,11 @@ func run(pass *analyzer.Pass) error {
 		return nil
 	}
 	var t *syntax.Tree // parsed again only when a use needs it (File.Tree)
-	sum := ix.Summary(f.Model)
 	var paths *sendpath.Paths
-	tables := peertable.New(ix)
-	for ui := range sum.Uses {
-		u := &sum.Uses[ui]
-		if !u.Self || u.Kind != pymodel.Read || u.Op != pymodel.ReadIndex || u.Func < 0 {
-			continue
-		}
-		fn := pymodel.FuncRef{File: f.Model, Func: u.Func}
-		self, cls := ix.SelfOf(fn)
-		if !cls.Valid() {
-			continue
-		}
-		tab := tables.Lookup(cls, u.Path)
-		if tab == nil {
-			continue
-		}
+	for tu := range peertable.New(ix).FileUses(f.Model, pymodel.Read, pymodel.ReadIndex) {
+		u, fn, tab := tu.Use, tu.Func, tu.Table
 		if paths == nil {
-			paths = sendpath.Of(pass, options(pass).Config())
+			paths = sendpath.Of(pass, analyzer.OptionsOf(pass, DefaultOptions).Config())
 		}
 		if !paths.OnPath(fn) {
 			continue
@@ -71,7 +57,7 @@ func run(pass *analyzer.Pass) error {
 		if !ok {
 			continue // a key we cannot name has no facts: stay silent
 		}
-		table := facts.Path(self + "." + u.Path)
+		table := facts.Path(tu.Self + "." + u.Path)
 		r := paths.Facts(fn)
 		if r == nil || guarded(r, t, sub, table, key) {
 			continue

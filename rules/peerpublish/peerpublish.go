@@ -39,32 +39,18 @@ func run(pass *analyzer.Pass) error {
 	if f.Model < 0 || ix == nil {
 		return nil
 	}
-	sum := ix.Summary(f.Model)
 	var paths *sendpath.Paths // built on the first store into a table
-	tables := peertable.New(ix)
 	graphs := map[syntax.NodeID]*cfg.Graph{}
-	for ui := range sum.Uses {
-		u := &sum.Uses[ui]
-		if !u.Self || u.Kind != pymodel.Mutate || u.Op != pymodel.MutSetItem || u.Func < 0 {
-			continue
-		}
-		fn := pymodel.FuncRef{File: f.Model, Func: u.Func}
-		self, cls := ix.SelfOf(fn)
-		if !cls.Valid() {
-			continue
-		}
-		// The table is the store's attribute path: look it up before
-		// reading the tree, which is parsed again only if needed.
-		tab := tables.Lookup(cls, u.Path)
-		if tab == nil {
-			continue
-		}
-		st, ok := storeOf(f.Tree(), u, self)
+	// FileUses finds the table from the index alone: the tree is parsed
+	// again only for a store into one.
+	for tu := range peertable.New(ix).FileUses(f.Model, pymodel.Mutate, pymodel.MutSetItem) {
+		u, fn, tab := tu.Use, tu.Func, tu.Table
+		st, ok := storeOf(f.Tree(), u, tu.Self)
 		if !ok {
 			continue
 		}
 		if paths == nil {
-			paths = sendpath.Of(pass, options(pass).Config())
+			paths = sendpath.Of(pass, analyzer.OptionsOf(pass, DefaultOptions).Config())
 		}
 		reader, ok := sendReader(ix, paths, tab)
 		if !ok {

@@ -14,6 +14,7 @@
 package peertable
 
 import (
+	"iter"
 	"slices"
 	"strings"
 
@@ -62,6 +63,42 @@ func (f *Finder) Lookup(c pymodel.ClassRef, attr string) *Table {
 	t := f.find(c, attr)
 	f.memo[k] = t
 	return t
+}
+
+// SelfUse is a use of a peer table through self in one function.
+type SelfUse struct {
+	Use   *pymodel.AttrUse
+	Func  pymodel.FuncRef  // the function holding the use
+	Self  string           // the name of its self
+	Class pymodel.ClassRef // self's class
+	Table *Table
+}
+
+// FileUses yields, in summary order, the uses in file of self attributes
+// of the given kind and op whose attribute is a peer table of self's
+// class. It reads only the index: rules decide when to parse the tree.
+func (f *Finder) FileUses(file int32, kind pymodel.UseKind, op pymodel.UseOp) iter.Seq[SelfUse] {
+	return func(yield func(SelfUse) bool) {
+		sum := f.ix.Summary(file)
+		for ui := range sum.Uses {
+			u := &sum.Uses[ui]
+			if !u.Self || u.Kind != kind || u.Op != op || u.Func < 0 {
+				continue
+			}
+			fn := pymodel.FuncRef{File: file, Func: u.Func}
+			self, cls := f.ix.SelfOf(fn)
+			if !cls.Valid() {
+				continue
+			}
+			tab := f.Lookup(cls, u.Path)
+			if tab == nil {
+				continue
+			}
+			if !yield(SelfUse{Use: u, Func: fn, Self: self, Class: cls, Table: tab}) {
+				return
+			}
+		}
+	}
 }
 
 func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {

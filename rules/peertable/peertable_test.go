@@ -114,3 +114,45 @@ func TestLookup(t *testing.T) {
 	assert.Equal(t, 1, reads)
 	assert.Same(t, tab, f.Lookup(baseC, "peers"), "answers are remembered")
 }
+
+func TestFileUses(t *testing.T) {
+	ix := index(t, map[string]string{"pkg/__init__.py": "", "pkg/base.py": base, "pkg/sub.py": sub})
+	// A name not found gives the zero ref, which the checks below reject.
+	baseF, _ := ix.FileOf("pkg/base.py")
+	subF, _ := ix.FileOf("pkg/sub.py")
+	baseC, _ := ix.ClassByName("pkg.base.Base")
+	subC, _ := ix.ClassByName("pkg.sub.Sub")
+	require.NotEqual(t, baseF, subF)
+	require.NotEqual(t, baseC, subC)
+	f := New(ix)
+
+	type got struct {
+		attr, self string
+		class      pymodel.ClassRef
+	}
+	collect := func(file int32, kind pymodel.UseKind, op pymodel.UseOp) []got {
+		var out []got
+		for tu := range f.FileUses(file, kind, op) {
+			assert.Equal(t, tu.Use.Path, tu.Table.Attr)
+			assert.Equal(t, pymodel.FuncRef{File: file, Func: tu.Use.Func}, tu.Func)
+			out = append(out, got{tu.Use.Path, tu.Self, tu.Class})
+		}
+		return out
+	}
+	// Stores by key into tables only: not counts (a defaultdict), mixed,
+	// listy, nor Other.peers (a defaultdict of another class).
+	assert.Equal(t, []got{{"peers", "self", subC}, {"ordered", "self", subC}, {"cache", "self", subC}},
+		collect(subF, pymodel.Mutate, pymodel.MutSetItem))
+	// Subscript reads; never_written.get is another op and not a table.
+	assert.Equal(t, []got{{"peers", "self", baseC}, {"cache", "self", baseC}},
+		collect(baseF, pymodel.Read, pymodel.ReadIndex))
+	assert.Empty(t, collect(baseF, pymodel.Mutate, pymodel.MutSetItem))
+
+	// Stopping early stops the walk.
+	n := 0
+	for range f.FileUses(subF, pymodel.Mutate, pymodel.MutSetItem) {
+		n++
+		break
+	}
+	assert.Equal(t, 1, n)
+}

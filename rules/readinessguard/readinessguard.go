@@ -122,20 +122,13 @@ func (o *Options) group(statePath facts.Path, self string) []facts.Path {
 	return out
 }
 
-func options(pass *analyzer.Pass) *Options {
-	if o, ok := pass.Options().(*Options); ok && o != nil {
-		return o
-	}
-	return DefaultOptions()
-}
-
 func run(pass *analyzer.Pass) error {
 	f := pass.File
 	proj := pass.Project
 	if proj == nil || proj.Index == nil || f.Model < 0 {
 		return nil
 	}
-	opts := options(pass)
+	opts := analyzer.OptionsOf(pass, DefaultOptions)
 	paths := sendpath.Of(pass, opts.Config())
 	ck := newChecker(paths, opts)
 	for _, fn := range proj.Index.FuncsOf(f.Model) {

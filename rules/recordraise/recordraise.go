@@ -63,10 +63,7 @@ func run(pass *analyzer.Pass) error {
 	if proj.Records.Len() == 0 || len(proj.RaiseSites) == 0 || proj.Index == nil {
 		return nil
 	}
-	cfg := sendpath.Config{}
-	if o, ok := pass.Options().(*Options); ok && o != nil {
-		cfg = o.Config()
-	}
+	cfg := analyzer.OptionsOf(pass, func() *Options { return &Options{} }).Config()
 	k := key{strings.Join(cfg.Patterns, "\x00"), strings.Join(cfg.Entries, "\x00")}
 	if cfg.Patterns == nil {
 		k.patterns = "\x01default"
