@@ -282,7 +282,7 @@ type diagEntry struct {
 // newRunCache prepares the keys of a run, or returns nil when the
 // configuration cannot be hashed (an option type json cannot encode):
 // such a run is not cached.
-func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*Rule]any, recs *records.Set) *runCache {
+func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*Rule]any, sections map[*Section]any, recs *records.Set) *runCache {
 	if store == nil {
 		return nil
 	}
@@ -305,6 +305,13 @@ func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*R
 			return nil
 		}
 		parts = append(parts, []byte(r.ID), opt)
+		for _, sec := range r.Sections {
+			so, err := json.Marshal(sections[sec])
+			if err != nil {
+				return nil
+			}
+			parts = append(parts, []byte(sec.Key), so)
+		}
 	}
 	k := cache.NewKey(parts...)
 	rc.config = k[:]

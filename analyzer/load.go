@@ -263,7 +263,7 @@ func (r *runner) load(w *worker, i int) {
 	}
 	if f.Report {
 		r.sets[i] = set
-		r.localDiags[i] = checkFile(f, nil, r.local, r.ruleOpts, &r.problems[i], w.ws)
+		r.localDiags[i] = checkFile(f, nil, r.local, r.settings(), &r.problems[i], w.ws)
 		r.localRan[i] = true
 	}
 	if cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i]) {

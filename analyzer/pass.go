@@ -168,8 +168,9 @@ type Pass struct {
 	File    *File
 	Project *Project
 
-	state   *fileState
-	options any
+	state    *fileState
+	options  any
+	sections map[*Section]any
 }
 
 // Options returns the rule's options: the configured value, or the defaults
@@ -183,6 +184,16 @@ func (p *Pass) Options() any { return p.options }
 // hook), so rules need not repeat the assertion and its fallback.
 func OptionsOf[T any](p *Pass, defaults func() *T) *T {
 	if o, ok := p.Options().(*T); ok && o != nil {
+		return o
+	}
+	return defaults()
+}
+
+// SectionOf returns the settings of section s for p's run as a *T: the
+// configured value, else defaults() (also for a Pass built outside Run, or
+// a rule that does not list s in Rule.Sections). Rules must not modify it.
+func SectionOf[T any](p *Pass, s *Section, defaults func() *T) *T {
+	if o, ok := p.sections[s].(*T); ok && o != nil {
 		return o
 	}
 	return defaults()

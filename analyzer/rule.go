@@ -48,6 +48,10 @@ type Rule struct {
 	RelatedIsChain bool
 	// Requires lists shared analyses the rule reads through Pass.ResultOf.
 	Requires []*Analysis
+	// Sections lists the shared settings tables the rule reads through
+	// SectionOf (the KV scope of the send-path rules, say): one table
+	// configures every rule that lists it.
+	Sections []*Section
 	// Options, when set, returns a new pointer to the rule's options struct
 	// filled with its defaults. Fields carry `toml:"kebab-name"` tags; the
 	// config loader decodes [tool.sglint.rules.<ID>] into such a value and
@@ -77,6 +81,21 @@ func (r *Rule) Validate() error {
 		return fmt.Errorf("rule %s: no run function", r.ID)
 	}
 	return nil
+}
+
+// Section is a table of settings that several rules share,
+// [tool.sglint.<Key>] in the configuration: what they agree on (which code
+// is KV transfer code) is configured once, not per rule. Like Rule.Options,
+// Options returns a new pointer to a struct with `toml` tags filled with
+// the defaults (and an optional `Validate() error` method); the config
+// loader decodes the table into it without knowing the section by name.
+type Section struct {
+	Key   string // kebab-case table name, e.g. "kv-scope"
+	Title string // one line
+	// Doc is Markdown: what the settings mean, printed by
+	// `sglint explain <Key>`.
+	Doc     string
+	Options func() any
 }
 
 // Analysis is a shared, per-file computation (a CFG, an index of facts)

@@ -57,6 +57,10 @@ type Options struct {
 	// RuleOptions holds configured options by rule ID, each a value of the
 	// type the rule's Options hook returns. Rules absent here get defaults.
 	RuleOptions map[string]any
+	// SectionOptions holds configured shared settings by Section.Key, each
+	// a value of the type the section's Options hook returns. Sections
+	// absent here get defaults.
+	SectionOptions map[string]any
 	// MaxFileSize skips larger files with a warning; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
@@ -161,7 +165,7 @@ func Run(inputs []Input, opts Options) *Result {
 				continue
 			}
 			if r.projectRun[i] {
-				r.project[i] = checkFile(f, project, r.global, r.ruleOpts, &r.problems[i], ws)
+				r.project[i] = checkFile(f, project, r.global, r.settings(), &r.problems[i], ws)
 			}
 			r.save(i, indexProblem == nil, ws)
 		}
@@ -191,6 +195,7 @@ type runner struct {
 	local    []*Rule // file-local rules, run in phase 1
 	global   []*Rule // the others, run in phase 2
 	ruleOpts map[*Rule]any
+	sections map[*Section]any
 	trees    *treeLoader
 	cache    *runCache // nil: no cache
 
@@ -224,13 +229,14 @@ func newRunner(inputs []Input, opts Options) *runner {
 	}
 	n := len(inputs)
 	r := &runner{inputs: inputs, opts: opts, jobs: jobs, maxSize: maxSize, root: root,
-		ruleOpts: ruleOptions(opts.Rules, opts.RuleOptions), trees: &treeLoader{},
+		ruleOpts: ruleOptions(opts.Rules, opts.RuleOptions), sections: sectionOptions(opts.Rules, opts.SectionOptions),
+		trees: &treeLoader{},
 		files: make([]*File, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
 		project: make([][]Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
 		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
 		stats: &Stats{Jobs: jobs}}
 	r.local, r.global = splitRules(opts.Rules)
-	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, opts.Records)
+	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, r.sections, opts.Records)
 	if r.cache != nil {
 		r.trees.cached = r.cache.packedTree
 		r.stats.Cache = true
@@ -426,7 +432,7 @@ func splitRules(rules []*Rule) (local, global []*Rule) {
 // checkFile runs rules on one file (project is nil for file-local rules).
 // A panicking rule loses only its own findings on that file; the problem
 // names the rule and the file.
-func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any, problems *[]Problem, ws *workerStats) []Diagnostic {
+func checkFile(f *File, project *Project, rules []*Rule, set settings, problems *[]Problem, ws *workerStats) []Diagnostic {
 	state := &fileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}, stats: ws}
 	for _, r := range rules {
 		func() {
@@ -440,7 +446,7 @@ func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any,
 						Message: fmt.Sprintf("rule %s panicked: %v\n%s", r.ID, v, debug.Stack())})
 				}
 			}()
-			pass := &Pass{Rule: r, File: f, Project: project, state: state, options: ruleOpts[r]}
+			pass := &Pass{Rule: r, File: f, Project: project, state: state, options: set.rules[r], sections: set.sections}
 			if err := r.Run(pass); err != nil {
 				*problems = append(*problems, Problem{Path: f.Path, Internal: true,
 					Message: fmt.Sprintf("rule %s: %v", r.ID, err)})
@@ -449,6 +455,14 @@ func checkFile(f *File, project *Project, rules []*Rule, ruleOpts map[*Rule]any,
 	}
 	return state.diags
 }
+
+// settings are the resolved options of a run's rules and sections.
+type settings struct {
+	rules    map[*Rule]any
+	sections map[*Section]any
+}
+
+func (r *runner) settings() settings { return settings{r.ruleOpts, r.sections} }
 
 // ruleOptions resolves each rule's options once per run: the configured
 // value, else the rule's defaults. Passes share the value read-only.
@@ -459,6 +473,25 @@ func ruleOptions(rules []*Rule, configured map[string]any) map[*Rule]any {
 			m[r] = v
 		} else if r.Options != nil {
 			m[r] = r.Options()
+		}
+	}
+	return m
+}
+
+// sectionOptions resolves the shared settings the rules read, once per
+// run: the configured value, else the section's defaults.
+func sectionOptions(rules []*Rule, configured map[string]any) map[*Section]any {
+	m := map[*Section]any{}
+	for _, r := range rules {
+		for _, s := range r.Sections {
+			if _, done := m[s]; done {
+				continue
+			}
+			if v, ok := configured[s.Key]; ok {
+				m[s] = v
+			} else if s.Options != nil {
+				m[s] = s.Options()
+			}
 		}
 	}
 	return m

@@ -37,6 +37,15 @@ func WithOptions[O any](rule *analyzer.Rule, opts *O) analyzer.Options {
 	return analyzer.Options{RuleOptions: map[string]any{rule.ID: opts}}
 }
 
+// WithSection is run options carrying opts as the settings of a shared
+// section (nil: its defaults).
+func WithSection[O any](sec *analyzer.Section, opts *O) analyzer.Options {
+	if opts == nil {
+		return analyzer.Options{}
+	}
+	return analyzer.Options{SectionOptions: map[string]any{sec.Key: opts}}
+}
+
 // DocBlock returns the first ```python block after the line heading (for
 // example "## Example") of a rule's Markdown doc, so that tests can run
 // the doc's examples.

@@ -45,6 +45,10 @@ type Config struct {
 	// RuleOptions holds the decoded options of the rules the file
 	// configures, by rule ID; see analyzer.Options.RuleOptions.
 	RuleOptions map[string]any
+	// SectionOptions holds the decoded shared settings tables
+	// ([tool.sglint.<key>], declared by the rules' Sections), by key; see
+	// analyzer.Options.SectionOptions.
+	SectionOptions map[string]any
 }
 
 // PerFileIgnore disables rules for files matching a glob.
@@ -229,8 +233,20 @@ func Load(file string, rules []*analyzer.Rule) (*Config, error) {
 		table = t
 	}
 
+	// Shared sections are tables of their own, decoded against their
+	// declarations; the rest must fit the file schema.
+	sections := sectionsOf(rules)
+	rest := table
+	if len(sections) > 0 {
+		rest = make(map[string]any, len(table))
+		for k, v := range table {
+			if _, ok := sections[k]; !ok {
+				rest[k] = v
+			}
+		}
+	}
 	var raw fileSchema
-	d.decode(base, table, reflect.ValueOf(&raw).Elem())
+	d.decode(base, rest, reflect.ValueOf(&raw).Elem())
 
 	c := Default(filepath.Dir(abs))
 	c.File = file
@@ -268,6 +284,7 @@ func Load(file string, rules []*analyzer.Rule) (*Config, error) {
 	}
 	c.PerFileIgnores = d.perFileIgnores(base, raw.PerFileIgnores, rules, failed)
 	c.RuleOptions = d.ruleOptions(append(slices.Clone(base), "rules"), raw.Rules, rules)
+	c.SectionOptions = d.sectionOptions(base, table, sections)
 
 	if len(d.errs) > 0 {
 		d.errs.sort()
@@ -363,6 +380,49 @@ func (d *decoder) ruleOptions(path []string, tables map[string]any, rules []*ana
 			}
 		}
 		out[id] = opts
+	}
+	return out
+}
+
+// sectionsOf collects the shared sections the rules declare, by key.
+func sectionsOf(rules []*analyzer.Rule) map[string]*analyzer.Section {
+	out := map[string]*analyzer.Section{}
+	for _, r := range rules {
+		for _, s := range r.Sections {
+			out[s.Key] = s
+		}
+	}
+	return out
+}
+
+// sectionOptions decodes the shared sections present in table into the
+// values their Options hooks return, then runs their Validate methods.
+func (d *decoder) sectionOptions(base []string, table map[string]any, sections map[string]*analyzer.Section) map[string]any {
+	out := map[string]any{}
+	for _, key := range sortedKeys(anyMap(sections)) {
+		v, ok := table[key]
+		if !ok {
+			continue
+		}
+		sec := sections[key]
+		path := append(slices.Clone(base), key)
+		if sec.Options == nil {
+			d.errorf(path, "section %s takes no settings", key)
+			continue
+		}
+		opts := sec.Options()
+		before := len(d.errs)
+		d.decode(path, v, reflect.ValueOf(opts).Elem())
+		if len(d.errs) > before {
+			continue
+		}
+		if val, ok := opts.(interface{ Validate() error }); ok {
+			if err := val.Validate(); err != nil {
+				d.errorf(path, "%v", err)
+				continue
+			}
+		}
+		out[key] = opts
 	}
 	return out
 }

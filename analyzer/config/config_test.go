@@ -315,3 +315,60 @@ func TestLoadEmbeddedOptions(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `tool.sglint.rules.SGL003.entry-patern: unknown key (did you mean "entry-patterns"?)`)
 }
+
+// scopeOptions is a shared section's schema.
+type scopeOptions struct {
+	Bases []string `toml:"bases"`
+}
+
+func (o *scopeOptions) Validate() error {
+	for _, b := range o.Bases {
+		if b == "" {
+			return errors.New("bases: empty name")
+		}
+	}
+	return nil
+}
+
+// A section declared by rules is a table of its own, next to the keys of
+// [tool.sglint]: decoded against its declaration once, whatever the
+// number of rules that list it; errors name its keys.
+func TestLoadSections(t *testing.T) {
+	sec := &analyzer.Section{Key: "kv-scope", Title: "t", Doc: "d",
+		Options: func() any { return &scopeOptions{Bases: []string{"Default"}} }}
+	run := func(*analyzer.Pass) error { return nil }
+	rules := []*analyzer.Rule{
+		{ID: "SGL001", Name: "a", Title: "t", Doc: "d", Run: run, Sections: []*analyzer.Section{sec}},
+		{ID: "SGL004", Name: "b", Title: "t", Doc: "d", Run: run, Sections: []*analyzer.Section{sec}},
+	}
+	dir := t.TempDir()
+	file := write(t, dir, "pyproject.toml", "[tool.sglint]\nselect = [\"SGL\"]\n\n[tool.sglint.kv-scope]\nbases = [\"MyBase\"]\n")
+	c, err := Load(file, rules)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"MyBase"}, c.SectionOptions["kv-scope"].(*scopeOptions).Bases)
+	assert.Equal(t, []string{"SGL"}, c.Selection.Select)
+
+	file = write(t, dir, "pyproject.toml", "[tool.sglint]\n")
+	c, err = Load(file, rules)
+	require.NoError(t, err)
+	assert.Empty(t, c.SectionOptions, "absent: the rules use the section's defaults")
+
+	for body, want := range map[string]string{
+		"[tool.sglint.kv-scope]\nbase = [\"x\"]\n":  `tool.sglint.kv-scope.base: unknown key (did you mean "bases"?)`,
+		"[tool.sglint.kv-scope]\nbases = \"x\"\n":   `tool.sglint.kv-scope.bases: expected`,
+		"[tool.sglint.kv-scope]\nbases = [\"\"]\n":  `tool.sglint.kv-scope: bases: empty name`,
+		"[tool.sglint]\nkv-scope = 3\n":              `tool.sglint.kv-scope`,
+		"[tool.sglint.kv-scpoe]\nbases = [\"x\"]\n": `tool.sglint.kv-scpoe: unknown key`,
+	} {
+		file = write(t, dir, "pyproject.toml", body)
+		_, err = Load(file, rules)
+		require.Error(t, err, body)
+		assert.Contains(t, err.Error(), want, body)
+	}
+
+	// A file read without the rules that declare it knows no such table.
+	file = write(t, dir, "pyproject.toml", "[tool.sglint.kv-scope]\nbases = [\"x\"]\n")
+	_, err = Load(file, rules[:0])
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "tool.sglint.kv-scope: unknown key")
+}

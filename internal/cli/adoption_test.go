@@ -350,7 +350,8 @@ func TestUnusedNoqaRule(t *testing.T) {
 func TestContextWithRealRule(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "pyproject.toml", "[project]\nname = \"demo\"\n")
-	putFile(t, dir, "kv/registry.py", "class Registry:\n"+
+	putFile(t, dir, "kv/base.py", "class BaseKVManager:\n    pass\n")
+	putFile(t, dir, "kv/registry.py", "from kv.base import BaseKVManager\n\n\nclass Registry(BaseKVManager):\n"+
 		"    def __init__(self, args, engine):\n"+
 		"        self.kv_args = args\n"+
 		"        self.engine = engine\n"+

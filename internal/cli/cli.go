@@ -167,7 +167,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cwd, _ := os.Getwd()
 	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
-		RuleOptions: cfg.RuleOptions, Records: recs, Cache: openCache(o.noCache, set.root, stderr)})
+		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: recs, Cache: openCache(o.noCache, set.root, stderr)})
 	t0 = time.Now()
 	if o.stats {
 		defer func() {

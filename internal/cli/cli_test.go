@@ -326,6 +326,36 @@ func TestExplainCommand(t *testing.T) {
 	// --select) would judge no rule's suppressions.
 	o = runMain(t, "", nil, "explain", "SGL100")
 	assert.Contains(t, o.stdout, "Off by default: add it to the default rules with --extend-select SGL100")
+
+	// The shared KV scope says what a send path is, and who reads it.
+	o = runMain(t, "", nil, "explain", "kv-scope")
+	assert.Equal(t, ExitClean, o.code, o.stderr)
+	assert.True(t, strings.HasPrefix(o.stdout, "# kv-scope\n\nWhich code is KV transfer code, and where its send paths start.\n\n"+
+		"Read by: SGL001 SGL002 SGL003 SGL004 SGL010. Configured in [tool.sglint.kv-scope].\n"), o.stdout)
+	assert.Contains(t, o.stdout, "BaseKVManager")
+	o = runMain(t, "", nil, "explain", "kv-scop")
+	assert.Contains(t, o.stderr, "(did you mean kv-scope?)")
+}
+
+// The KV scope is one table for every KV rule; per-rule entry options are
+// gone, and a rule table that tries them says so.
+func TestKVScopeConfig(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "pyproject.toml", "[tool.sglint.kv-scope]\nbases = [\"MyBase\"]\nentry-patterns = [\"push_*\"]\n")
+	putFile(t, dir, "conn.py", "class MyBase:\n    pass\n\n\nclass Mgr(MyBase):\n"+
+		"    def __init__(self):\n        self.peers = {}\n\n"+
+		"    def add(self, k, v):\n        self.peers[k] = v\n\n"+
+		"    def push_chunk(self, k):\n        return self.peers[k]\n\n"+
+		"    def send_chunk(self, k):\n        return self.peers[k]\n")
+	o := runMain(t, dir, nil, "--select", "SGL004", "--format", "json", ".")
+	assert.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Contains(t, o.stdout, `"function": "Mgr.push_chunk"`)
+	assert.NotContains(t, o.stdout, `"function": "Mgr.send_chunk"`, "send_* is no longer an entry pattern here")
+
+	putFile(t, dir, "pyproject.toml", "[tool.sglint.rules.SGL004]\nentry-patterns = [\"push_*\"]\n")
+	o = runMain(t, dir, nil, ".")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "tool.sglint.rules.SGL004: rule SGL004 (unchecked-peer-lookup) has no options")
 }
 
 func TestVersionCommand(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -118,6 +119,45 @@ func findRule(s string) *analyzer.Rule {
 		}
 	}
 	return nil
+}
+
+// sections lists the shared settings sections of the registered rules, in
+// rule order.
+func sections() []*analyzer.Section {
+	var out []*analyzer.Section
+	for _, r := range registry() {
+		for _, s := range r.Sections {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// findSection looks a shared section up by key.
+func findSection(key string) *analyzer.Section {
+	for _, s := range sections() {
+		if s.Key == key {
+			return s
+		}
+	}
+	return nil
+}
+
+// sectionDoc is the page `sglint explain <section>` prints.
+func sectionDoc(s *analyzer.Section) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n%s.\n\nRead by:", s.Key, strings.TrimSuffix(s.Title, "."))
+	for _, r := range registry() {
+		if slices.Contains(r.Sections, s) {
+			fmt.Fprintf(&b, " %s", r.ID)
+		}
+	}
+	fmt.Fprintf(&b, ". Configured in [tool.sglint.%s].\n\n", s.Key)
+	b.WriteString(strings.TrimRight(s.Doc, "\n"))
+	b.WriteString("\n")
+	return b.String()
 }
 
 // ruleDoc is the page `sglint explain` prints: a heading, the facts, the doc.

@@ -362,6 +362,9 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 	if r := findRule(key); r != nil {
 		return ruleDoc(r), ExitClean
 	}
+	if sec := findSection(key); sec != nil {
+		return sectionDoc(sec), ExitClean
+	}
 	co := &checkOptions{configFile: configFile}
 	cfg, ok := loadConfig(co, []string{"."}, registry(), stderr)
 	if !ok {
@@ -378,6 +381,9 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 	var names []string
 	for _, r := range registry() {
 		names = append(names, r.ID, r.Name)
+	}
+	for _, sec := range sections() {
+		names = append(names, sec.Key)
 	}
 	if set != nil {
 		for _, r := range set.Records {

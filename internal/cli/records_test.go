@@ -34,7 +34,7 @@ func TestRecordsCommand(t *testing.T) {
 	assert.Regexp(t, `^a1f0c0de00000001\s+layer-plan-missing\s+RuntimeError\s+1$`, lines[1])
 	assert.Regexp(t, `^a1f0c0de00000005\s+stale-pattern\s+RuntimeError\s+0 \(stale\? no raise site matches`, lines[5], "zero sites are shown")
 	assert.Regexp(t, `^a1f0c0de00000008\s+ring-not-initialised\s+AssertionError\s+1$`, lines[8])
-	assert.Equal(t, "8 records from 7 files; 7 raise sites in 1 file checked; 1 record matched none.", lines[9])
+	assert.Equal(t, "8 records from 7 files; 7 raise sites in 2 files checked; 1 record matched none.", lines[9])
 	assert.Empty(t, o.stderr)
 
 	o = runMain(t, dir, nil, "records", "--sites", "--records", jsonl)

@@ -22,7 +22,7 @@ class Info%d:
     kind%d: Optional[str] = None
 
 
-class Manager%d:
+class Manager%d(BaseKVManager):
     def __init__(self):
         self.table = {}
         self.src_kind = None

@@ -21,6 +21,7 @@ import (
 	"github.com/sglint/sglint/analyzer/reaching"
 	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/rules/namepattern"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 //go:embed doc.md
@@ -37,6 +38,7 @@ var Rule = &analyzer.Rule{
 	Title:    "Memory-kind argument of a KV send may be None",
 	Doc:      doc,
 	Record:   record,
+	Sections: []*analyzer.Section{sendpath.Section},
 	Options:  func() any { return DefaultOptions() },
 	Run:      run,
 }
@@ -86,9 +88,12 @@ func run(pass *analyzer.Pass) error {
 		calls:   map[int32]map[syntax.NodeID]int32{},
 		callers: map[pymodel.FuncRef]*flow{},
 	}
+	// Only sends on KV send paths: a memory-kind argument elsewhere (a
+	// cache pool, a weight loader) is not the recorded failure.
+	paths := sendpath.Of(pass)
 	s := ix.Summary(f.Model)
 	for ci := range s.Calls {
-		if s.Calls[ci].Func >= 0 {
+		if fn := s.Calls[ci].Func; fn >= 0 && paths.OnPath(pymodel.FuncRef{File: f.Model, Func: fn}) {
 			c.checkCall(pymodel.CallSite{File: f.Model, Call: int32(ci)})
 		}
 	}

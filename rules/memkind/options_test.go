@@ -10,13 +10,17 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
-const optionsSrc = `def send(agent, table, peer):
+const optionsSrc = `def send_kv(agent, table, peer):
     kind = table.get(peer)
     agent.post(peer, dst_mem_kind=kind)
     agent.post(peer, target_kind=kind)
 `
+
+// sendScope makes the module-level send_kv an entry.
+var sendScope = map[string]any{sendpath.Section.Key: &sendpath.ScopeOptions{Entries: []string{"send_kv"}}}
 
 func lines(res *analyzer.Result) []int {
 	var out []int
@@ -28,14 +32,14 @@ func lines(res *analyzer.Result) []int {
 
 func TestSinkParamsOption(t *testing.T) {
 	in := []analyzer.Input{{Path: "send.py", Src: []byte(optionsSrc), Report: true}}
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1})
+	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope})
 	assert.Equal(t, []int{3}, lines(res), "defaults: *mem_kind, *mem_kinds")
 
-	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1,
+	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope,
 		RuleOptions: map[string]any{"SGL002": &Options{SinkParams: []string{"target_kind"}}}})
 	assert.Equal(t, []int{4}, lines(res))
 
-	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1,
+	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope,
 		RuleOptions: map[string]any{"SGL002": &Options{}}})
 	assert.Empty(t, res.Diagnostics, "no patterns, no sinks")
 }
@@ -49,7 +53,7 @@ func TestSinkParamsFromConfig(t *testing.T) {
 	cfg, err := load(`sink-params = ["*_kind"]` + "\n")
 	require.NoError(t, err)
 	in := []analyzer.Input{{Path: "send.py", Src: []byte(optionsSrc), Report: true}}
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, RuleOptions: cfg.RuleOptions})
+	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, RuleOptions: cfg.RuleOptions, SectionOptions: sendScope})
 	assert.Equal(t, []int{3, 4}, lines(res))
 
 	_, err = load(`sink-params = ["[unclosed"]` + "\n")

@@ -14,7 +14,7 @@ func TestDocExamples(t *testing.T) {
 	const class = `import threading
 
 
-class Worker:
+class Worker(BaseKVManager):
     def __init__(self, agent, jobs):
         self.agent = agent
         self.jobs = jobs

@@ -29,7 +29,7 @@ var Rule = &analyzer.Rule{
 	Title:    "Peer table subscript on a send path without a membership check or a per-request handler",
 	Doc:      doc,
 	Record:   Record,
-	Options:  func() any { return DefaultOptions() },
+	Sections: []*analyzer.Section{sendpath.Section},
 	Run:      run,
 }
 
@@ -44,7 +44,7 @@ func run(pass *analyzer.Pass) error {
 	for tu := range peertable.New(ix).FileUses(f.Model, pymodel.Read, pymodel.ReadIndex) {
 		u, fn, tab := tu.Use, tu.Func, tu.Table
 		if paths == nil {
-			paths = sendpath.Of(pass, analyzer.OptionsOf(pass, DefaultOptions).Config())
+			paths = sendpath.Of(pass)
 		}
 		if !paths.OnPath(fn) {
 			continue

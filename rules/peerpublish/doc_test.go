@@ -14,7 +14,7 @@ func TestDocExamples(t *testing.T) {
 	const class = `import threading
 
 
-class Registrar:
+class Registrar(BaseKVManager):
     def __init__(self, agent, jobs):
         self.agent = agent
         self.jobs = jobs

@@ -29,7 +29,7 @@ var Rule = &analyzer.Rule{
 	Title:    "Peer stored in a table that send paths read before it is fully initialised",
 	Doc:      doc,
 	Record:   Record,
-	Options:  func() any { return DefaultOptions() },
+	Sections: []*analyzer.Section{sendpath.Section},
 	Run:      run,
 }
 
@@ -50,7 +50,7 @@ func run(pass *analyzer.Pass) error {
 			continue
 		}
 		if paths == nil {
-			paths = sendpath.Of(pass, analyzer.OptionsOf(pass, DefaultOptions).Config())
+			paths = sendpath.Of(pass)
 		}
 		reader, ok := sendReader(ix, paths, tab)
 		if !ok {

@@ -18,10 +18,11 @@ func TestFixtures(t *testing.T) {
 	analysistest.Run(t, fixtures, Rule)
 }
 
-// runOn runs SGL003 on the fixtures with opts (nil: defaults).
-func runOn(t *testing.T, opts *Options) []analyzer.Diagnostic {
+// runOn runs SGL003 on the fixtures with the kv-scope settings opts (nil:
+// defaults).
+func runOn(t *testing.T, opts *sendpath.ScopeOptions) []analyzer.Diagnostic {
 	t.Helper()
-	return analysistest.Findings(t, fixtures, analysistest.WithOptions(Rule, opts), Rule)
+	return analysistest.Findings(t, fixtures, analysistest.WithSection(sendpath.Section, opts), Rule)
 }
 
 func TestMessageAndRelated(t *testing.T) {
@@ -48,7 +49,7 @@ func TestMessageAndRelated(t *testing.T) {
 // A configured entry makes the table it reads a peer table on a send path.
 func TestOptions(t *testing.T) {
 	assert.False(t, analysistest.At(runOn(t, nil), "peers.py", 92) != nil, "debug_index is read only by describe")
-	assert.True(t, analysistest.At(runOn(t, &Options{EntryOptions: sendpath.EntryOptions{Entries: []string{"Registrar.describe"}}}), "peers.py", 92) != nil)
-	assert.Error(t, (&Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"["}}}).Validate())
-	assert.NoError(t, DefaultOptions().Validate())
+	opts := sendpath.DefaultScopeOptions()
+	opts.Entries = []string{"Registrar.describe"}
+	assert.True(t, analysistest.At(runOn(t, opts), "peers.py", 92) != nil)
 }

@@ -27,11 +27,14 @@ type emptyRaise struct {
 	state facts.Path // the state, in the raising function's names
 }
 
-type partBKey struct{ opts string }
+type partBKey struct {
+	paths *sendpath.Paths
+	opts  string
+}
 
 // partB returns the part (b) findings of the whole project.
 func partB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
-	key := partBKey{fmt.Sprintf("%q|%q|%q", opts.EntryPatterns, opts.Entries, opts.Equivalent)}
+	key := partBKey{paths, fmt.Sprintf("%q", opts.Equivalent)}
 	v := paths.Project.Shared(key, func() any { return computePartB(paths, opts) })
 	return v.([]analyzer.Diagnostic)
 }

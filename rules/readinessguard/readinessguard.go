@@ -35,13 +35,13 @@ var Rule = &analyzer.Rule{
 	Title:    "KV send path uses registration state without checking it is non-empty",
 	Doc:      doc,
 	Record:   RecordID,
+	Sections: []*analyzer.Section{sendpath.Section},
 	Options:  func() any { return DefaultOptions() },
 	Run:      run,
 }
 
 // Options configure SGL001 ([tool.sglint.rules.SGL001]).
 type Options struct {
-	sendpath.EntryOptions
 	// Equivalent groups paths under self whose emptiness goes together: a
 	// check on one member counts for all.
 	Equivalent [][]string `toml:"equivalent"`
@@ -50,17 +50,13 @@ type Options struct {
 // DefaultOptions are the options when nothing is configured.
 func DefaultOptions() *Options {
 	return &Options{
-		EntryOptions: sendpath.DefaultEntryOptions(),
-		Equivalent:   [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
+		Equivalent: [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
 	}
 }
 
 // Validate rejects patterns path.Match cannot read and group members that
 // are not access paths under self.
 func (o *Options) Validate() error {
-	if err := o.EntryOptions.Validate(); err != nil {
-		return err
-	}
 	for _, g := range o.Equivalent {
 		if len(g) < 2 {
 			return fmt.Errorf("equivalent: a group needs at least two paths, got %q", g)
@@ -129,7 +125,7 @@ func run(pass *analyzer.Pass) error {
 		return nil
 	}
 	opts := analyzer.OptionsOf(pass, DefaultOptions)
-	paths := sendpath.Of(pass, opts.Config())
+	paths := sendpath.Of(pass)
 	ck := newChecker(paths, opts)
 	for _, fn := range proj.Index.FuncsOf(f.Model) {
 		ck.checkUses(pass, fn)

@@ -69,22 +69,24 @@ func TestEquivalenceGroupsAreConfigurable(t *testing.T) {
 }
 
 func TestEntryPatternsAreConfigurable(t *testing.T) {
-	opts := DefaultOptions()
+	opts := sendpath.DefaultScopeOptions()
 	opts.EntryPatterns = []string{}
-	ds := runOn(t, opts)
+	run := func() []analyzer.Diagnostic {
+		return analysistest.Findings(t, fixtures, analysistest.WithSection(sendpath.Section, opts), Rule)
+	}
+	ds := run()
 	// Only thread targets remain: the worker's (b) finding.
 	require.Len(t, ds, 1)
 	assert.Equal(t, "worker_handlers.py", ds[0].Path)
 
 	opts.Entries = []string{"ShardSender.send_last_shard"}
-	ds = runOn(t, opts)
+	ds = run()
 	assert.NotNil(t, analysistest.At(ds, "layerpkg/shard_sender.py", 8))
 }
 
 func TestValidate(t *testing.T) {
 	assert.NoError(t, DefaultOptions().Validate())
 	bad := []*Options{
-		{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{"send_["}}},
 		{Equivalent: [][]string{{"self.a"}}},
 		{Equivalent: [][]string{{"self.a", "kv_args.ptrs"}}},
 		{Equivalent: [][]string{{"self.a", "self.b[0]"}}},

@@ -38,11 +38,6 @@ import (
 //go:embed doc.md
 var doc string
 
-// Options of SGL010 ([tool.sglint.rules.SGL010]).
-type Options struct {
-	sendpath.EntryOptions
-}
-
 // Rule SGL010 record-raise-reachable.
 var Rule = &analyzer.Rule{
 	ID:             "SGL010",
@@ -51,31 +46,24 @@ var Rule = &analyzer.Rule{
 	Title:          "An entry point can fail with a recorded production error",
 	Doc:            doc,
 	RelatedIsChain: true,
-	Options:        func() any { return &Options{} },
+	Sections:       []*analyzer.Section{sendpath.Section},
 	Run:            run,
 }
 
-// key memoises the project-wide search per configuration.
-type key struct{ patterns, entries string }
+// key memoises the project-wide search per send-path view.
+type key struct{ paths *sendpath.Paths }
 
 func run(pass *analyzer.Pass) error {
 	proj := pass.Project
 	if proj.Records.Len() == 0 || len(proj.RaiseSites) == 0 || proj.Index == nil {
 		return nil
 	}
-	cfg := analyzer.OptionsOf(pass, func() *Options { return &Options{} }).Config()
-	k := key{strings.Join(cfg.Patterns, "\x00"), strings.Join(cfg.Entries, "\x00")}
-	if cfg.Patterns == nil {
-		k.patterns = "\x01default"
-	}
-	v := proj.Shared(k, func() any {
-		return findings(proj, sendpath.OfProject(proj, cfg))
-	})
+	paths := sendpath.Of(pass)
+	v := proj.Shared(key{paths}, func() any { return findings(proj, paths) })
 	fs, _ := v.([]finding)
 	if len(fs) == 0 {
 		return nil
 	}
-	paths := sendpath.OfProject(proj, cfg)
 	for i := range fs {
 		if fs[i].File == pass.File {
 			report(pass, paths, &fs[i])

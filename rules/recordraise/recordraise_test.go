@@ -62,7 +62,7 @@ func TestSeedRecords(t *testing.T) {
 	}
 }
 
-// Entry patterns and entries come from the rule's options; thread targets
+// Entry patterns and entries come from the kv-scope settings; thread targets
 // are entries whatever they say. Without records the rule does nothing.
 func TestOptionsAndNoRecords(t *testing.T) {
 	dir := testdata("rules", "sgl010")
@@ -77,10 +77,10 @@ func TestOptionsAndNoRecords(t *testing.T) {
 		}
 		return out
 	}
-	opts := &recordraise.Options{EntryOptions: sendpath.EntryOptions{EntryPatterns: []string{}, Entries: []string{"PlanSender.send_ring"}}}
+	opts := &sendpath.ScopeOptions{EntryPatterns: []string{}, Entries: []string{"PlanSender.send_ring"}}
 	for _, jobs := range []int{1, 3} {
 		res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}, Records: set, Jobs: jobs,
-			RuleOptions: map[string]any{"SGL010": opts}})
+			SectionOptions: map[string]any{sendpath.Section.Key: opts}})
 		assert.Equal(t, []int{80, 107}, lines(res), "the thread target and the configured entry")
 	}
 	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}})

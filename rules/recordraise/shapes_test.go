@@ -37,7 +37,7 @@ func TestShapes(t *testing.T) {
 	cases := map[string]string{
 		// The gate decides: the same chain with and without it.
 		"gate.py": `
-class S:
+class S(BaseKVManager):
     def _plan(self):
         if not self.plan:
             raise RuntimeError("plan missing")
@@ -72,7 +72,7 @@ class S:
 		"handlers.py": `
 import threading
 
-class W:
+class W(BaseKVManager):
     def __init__(self):
         threading.Thread(target=self._loop_kept).start()
         threading.Thread(target=self._loop_reraise).start()
@@ -118,7 +118,7 @@ class Table:
             raise KeyError(f"no peer {peer}")
         return self.peers[peer]
 
-class Sender:
+class Sender(BaseKVSender):
     def __init__(self):
         self.table = Table()
 
@@ -135,7 +135,7 @@ class Sender:
 		// Nested entries: only the outermost is reported; the entry that
 		// gates makes its path safe.
 		"nested.py": `
-class N:
+class N(BaseKVManager):
     def _plan(self):
         if not self.plan:
             raise RuntimeError("plan missing")
@@ -155,7 +155,7 @@ class N:
 `,
 		// An entry raising itself is reported at the raise; asserts too.
 		"direct.py": `
-class D:
+class D(BaseKVManager):
     def send_now(self):
         if self.plan is None:
             raise RuntimeError("plan missing")  # want: SGL010 "raises RuntimeError"

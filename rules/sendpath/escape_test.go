@@ -13,7 +13,7 @@ import (
 const escapeSrc = `
 import threading
 
-class Manager:
+class Manager(BaseKVManager):
     def __init__(self, jobs):
         self.descs = []
         self.jobs = jobs
@@ -54,7 +54,7 @@ class Manager:
             except RuntimeError as e:
                 job.fail(e)
 
-class Sender:
+class Sender(BaseKVSender):
     def __init__(self, mgr: Manager):
         self.mgr = mgr
 
@@ -99,7 +99,7 @@ func TestEscapes(t *testing.T) {
 }
 
 const chainSrc = `
-class M:
+class M(BaseKVManager):
     def _raise(self):
         if not self.plan:
             raise RuntimeError("plan missing")
@@ -194,7 +194,7 @@ func TestHandledInThreads(t *testing.T) {
 	proj := load(t, map[string]string{"pkg/w.py": `
 import threading
 
-class Worker:
+class Worker(BaseKVManager):
     def __init__(self, jobs):
         self.jobs = jobs
         threading.Thread(target=self._per_request, daemon=True).start()

@@ -10,7 +10,7 @@ import (
 )
 
 const factsSrc = `
-class Manager:
+class Manager(BaseKVManager):
     def __init__(self, engine):
         self.descs = []
         self.engine = engine
@@ -60,7 +60,7 @@ class Manager:
         self._reset()
         return self._head(req)
 
-class Sender:
+class Sender(BaseKVSender):
     def __init__(self, mgr: Manager):
         self.kv_mgr = mgr
 
@@ -140,7 +140,7 @@ func TestEntryFactsRecursion(t *testing.T) {
 }
 
 const typedSrc = `
-class Manager:
+class Manager(BaseKVManager):
     def __init__(self):
         self.descs = []
 
@@ -150,7 +150,7 @@ class Manager:
     def _emit(self, req, local, *rest):
         return local[0]
 
-class Sender:
+class Sender(BaseKVSender):
     def __init__(self, mgr: Manager):
         self.kv_mgr = mgr
 

@@ -1,40 +1,97 @@
 package sendpath
 
 import (
+	_ "embed"
 	"fmt"
 	"slices"
 
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/rules/namepattern"
 )
 
-// EntryOptions are the options of every rule that follows send paths
-// (SGL001, SGL003, SGL004, SGL010). Each rule embeds them in its own
-// Options, so the keys and their meaning are the same in every rule's
-// table of the configuration.
-type EntryOptions struct {
-	// EntryPatterns are shell patterns (path.Match syntax) on function
-	// names that start a send path; nil means DefaultPatterns, an empty
-	// list none.
+//go:embed scope.md
+var scopeDoc string
+
+// Section is [tool.sglint.kv-scope]: what KV transfer code is and where its
+// send paths start. Every rule that follows send paths (SGL001, SGL002,
+// SGL003, SGL004, SGL010) lists it, so one table scopes them all.
+var Section = &analyzer.Section{
+	Key:     "kv-scope",
+	Title:   "Which code is KV transfer code, and where its send paths start",
+	Doc:     scopeDoc,
+	Options: func() any { return DefaultScopeOptions() },
+}
+
+// ScopeOptions are the settings of Section.
+type ScopeOptions struct {
+	// Bases are the KV base classes, by qualified name or a dotted tail of
+	// it; their project subclasses at any depth are the KV classes. nil
+	// means DefaultBases, an empty list none (then only Entries start send
+	// paths).
+	Bases []string `toml:"bases"`
+	// EntryPatterns are shell patterns (path.Match syntax) on the names of
+	// KV class methods that start a send path; nil means DefaultPatterns,
+	// an empty list none.
 	EntryPatterns []string `toml:"entry-patterns"`
-	// Entries are more entry functions, by qualified name or any dotted
-	// tail of it.
+	// Entries are more entry functions, anywhere in the project, by
+	// qualified name or any dotted tail of it.
 	Entries []string `toml:"entries"`
 }
 
-// DefaultEntryOptions are the entry options when nothing is configured.
-func DefaultEntryOptions() EntryOptions {
-	return EntryOptions{EntryPatterns: slices.Clone(DefaultPatterns)}
+// DefaultScopeOptions are the settings when nothing is configured.
+func DefaultScopeOptions() *ScopeOptions {
+	return &ScopeOptions{Bases: slices.Clone(DefaultBases), EntryPatterns: slices.Clone(DefaultPatterns)}
 }
 
-// Validate rejects patterns path.Match cannot read.
-func (o *EntryOptions) Validate() error {
+// Validate rejects patterns path.Match cannot read and empty names.
+func (o *ScopeOptions) Validate() error {
 	if _, err := namepattern.Compile(o.EntryPatterns); err != nil {
 		return fmt.Errorf("entry-patterns: %v", err)
+	}
+	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries} {
+		for _, n := range names {
+			if !dotted(n) {
+				return fmt.Errorf("%s: %q is not a dotted name (like BaseKVManager or pkg.mod.Class.method)", key, n)
+			}
+		}
 	}
 	return nil
 }
 
-// Config is the send-path configuration the options describe.
-func (o *EntryOptions) Config() Config {
-	return Config{Patterns: o.EntryPatterns, Entries: o.Entries}
+// dotted reports a non-empty dotted name of identifiers.
+func dotted(s string) bool {
+	if s == "" {
+		return false
+	}
+	start := true
+	for _, c := range s {
+		switch {
+		case c == '.':
+			if start {
+				return false
+			}
+			start = true
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 127:
+			start = false
+		case c >= '0' && c <= '9':
+			if start {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return !start
+}
+
+// Config is the send-path configuration the settings describe.
+func (o *ScopeOptions) Config() Config {
+	return Config{Patterns: o.EntryPatterns, Entries: o.Entries, Bases: o.Bases}
+}
+
+// Of returns the send paths of pass's project under the run's kv-scope
+// settings, computed once per project and configuration however many
+// files ask.
+func Of(pass *analyzer.Pass) *Paths {
+	return OfProject(pass.Project, analyzer.SectionOf(pass, Section, DefaultScopeOptions).Config())
 }

@@ -57,6 +57,17 @@ type Config struct {
 	Entries []string
 	// WaitCalls are passed to facts.Options.WaitCalls (nil: its defaults).
 	WaitCalls []string
+	// Bases are the KV base classes, by qualified name or a dotted tail of
+	// it; nil means DefaultBases. Only their project subclasses (the KV
+	// classes) hold entries, besides Entries.
+	Bases []string
+}
+
+func (c Config) bases() []string {
+	if c.Bases == nil {
+		return DefaultBases
+	}
+	return c.Bases
 }
 
 func (c Config) patterns() []string {
@@ -68,13 +79,13 @@ func (c Config) patterns() []string {
 
 // key is the memo key of a configuration in Project.Shared.
 type key struct {
-	patterns, entries, waits string
-	defaultWaits             bool
+	patterns, entries, waits, bases string
+	defaultWaits                    bool
 }
 
 func (c Config) key() key {
 	return key{strings.Join(c.patterns(), "\x00"), strings.Join(c.Entries, "\x00"),
-		strings.Join(c.WaitCalls, "\x00"), c.WaitCalls == nil}
+		strings.Join(c.WaitCalls, "\x00"), strings.Join(c.bases(), "\x00"), c.WaitCalls == nil}
 }
 
 // Kind says why a function is an entry.
@@ -121,7 +132,8 @@ type Paths struct {
 	entryOf map[pymodel.FuncRef]int // index into entries
 	reach   *pymodel.Reach          // from the outermost entries
 	files   []*analyzer.File        // by index file number
-	flow    *pymodel.Flow           // see facts.go
+	scope   *Scope
+	flow    *pymodel.Flow // see facts.go
 	guards  *pymodel.Guards
 
 	// Analyses under the entry facts of one call chain (see Escapes).
@@ -129,13 +141,8 @@ type Paths struct {
 	pushed map[pushKey]*facts.Result
 }
 
-// Of returns the send paths of pass's project under cfg, computed once per
-// project and configuration however many files ask.
-func Of(pass *analyzer.Pass, cfg Config) *Paths {
-	return OfProject(pass.Project, cfg)
-}
-
-// OfProject is Of for a project in hand.
+// OfProject returns the send paths of a project under cfg, computed once
+// per project and configuration (see Of).
 func OfProject(proj *analyzer.Project, cfg Config) *Paths {
 	v := proj.Shared(cfg.key(), func() any { return build(proj, cfg) })
 	return v.(*Paths)
@@ -168,8 +175,14 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 		p.entryOf[e.Func] = len(p.entries)
 		p.entries = append(p.entries, e)
 	}
+	p.scope = newScope(ix, cfg.bases())
 	noSite := pymodel.CallSite{File: -1, Call: -1}
 	for _, e := range ix.Entries() {
+		// Only the threads KV code starts, or that run KV code: a process
+		// or thread target elsewhere moves no KV, whatever it calls.
+		if !p.scope.Contains(e.Func) && !p.startedInScope(e.Site) {
+			continue
+		}
 		k := Thread
 		if e.Kind == pymodel.EntryExecutor {
 			k = Executor
@@ -183,7 +196,7 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 			if f.Kind == pymodel.Lambda {
 				continue
 			}
-			if pats.Match(f.Name) {
+			if pats.Match(f.Name) && p.scope.Contains(fn) {
 				add(Entry{Func: fn, Kind: NameMatch, Site: noSite})
 			} else if namedIn(cfg.Entries, ix.FuncName(fn)) {
 				add(Entry{Func: fn, Kind: Configured, Site: noSite})
@@ -201,6 +214,19 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 	p.computeFacts(cfg.WaitCalls)
 	return p
 }
+
+// startedInScope reports a Thread(...) or submit(...) call made by KV
+// code.
+func (p *Paths) startedInScope(site pymodel.CallSite) bool {
+	if site.File < 0 {
+		return false
+	}
+	caller := p.ix.Call(site).Func
+	return caller >= 0 && p.scope.Contains(pymodel.FuncRef{File: site.File, Func: caller})
+}
+
+// Scope is the KV transfer code the entries were chosen in.
+func (p *Paths) Scope() *Scope { return p.scope }
 
 // runs reports a function with a body that does something.
 func runs(ix *pymodel.Index, fn pymodel.FuncRef) bool {

@@ -1,7 +1,7 @@
 """Checks and uses through a local alias of the registration state."""
+from kvbase import BaseKVManager
 
-
-class AliasSender:
+class AliasSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

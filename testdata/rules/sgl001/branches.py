@@ -1,7 +1,7 @@
 """A check that holds on one branch only does not protect the join."""
+from kvbase import BaseKVManager
 
-
-class BranchSender:
+class BranchSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

@@ -1,7 +1,7 @@
 """The check lives in the caller; the helper only ever runs after it."""
+from kvbase import BaseKVManager
 
-
-class CallerGuardSender:
+class CallerGuardSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

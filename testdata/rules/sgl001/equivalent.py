@@ -1,8 +1,8 @@
 """Descriptors are registered from kv_args.kv_data_ptrs, so checking the
 pointers is checking the descriptors (default equivalence group)."""
+from kvbase import BaseKVManager
 
-
-class EquivalentGuardSender:
+class EquivalentGuardSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

@@ -1,8 +1,8 @@
 """A send method that reads no registration state is never flagged; state
 initialised to None and filled later is registration state too."""
+from kvbase import BaseKVManager
 
-
-class AuxSender:
+class AuxSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

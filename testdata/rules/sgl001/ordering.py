@@ -1,7 +1,7 @@
 """Order matters: a check after the use, and a reassignment after the check."""
+from kvbase import BaseKVManager
 
-
-class OrderingSender:
+class OrderingSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

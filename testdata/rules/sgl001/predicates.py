@@ -1,9 +1,9 @@
 """A check written as a predicate method: one that only returns its test
 (perhaps naming it first) counts like the test written inline; one that
 does more is not read."""
+from kvbase import BaseKVManager
 
-
-class PredicateSender:
+class PredicateSender(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

@@ -6,9 +6,9 @@ rank without KV buffers "sends" zero layers. The request entry gates only on
 the request being a dummy; the chunk entry skips the KV send when nothing is
 registered.
 """
+from kvbase import BaseKVManager
 
-
-class LayerDescriptorManager:
+class LayerDescriptorManager(BaseKVManager):
     def __init__(self, args, engine, flat_layout):
         self.kv_args = args
         self.engine = engine

@@ -2,9 +2,9 @@
 registered list and its length, and the caller loops over that length. On a
 rank with no KV buffers the loop runs zero times and the send "succeeds".
 The finding belongs where the unchecked state leaves the helper."""
+from kvbase import BaseKVManager
 
-
-class ReturnFlowManager:
+class ReturnFlowManager(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

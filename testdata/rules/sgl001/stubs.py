@@ -2,9 +2,9 @@
 the concrete override is."""
 
 from abc import ABC, abstractmethod
+from kvbase import BaseKVSender
 
-
-class SenderInterface(ABC):
+class SenderInterface(BaseKVSender):
     @abstractmethod
     def send_kvcache(self, peer, pages):
         """Send the KV pages of one chunk to the peer."""

@@ -2,9 +2,9 @@
 request that hit it, the other lets the error end the thread."""
 
 import threading
+from kvbase import BaseKVManager
 
-
-class _RegisteredLayers:
+class _RegisteredLayers(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

@@ -56,13 +56,13 @@ class KindWriter(KindDefaults):
     def _dispatch(self, job):
         layout = job.layout
         if layout.relayout:
-            return self._post_callee_checked(job, layout)
+            return self._send_callee_checked(job, layout)
         if job.legacy:
-            return self._post_unchecked(job)
-        return self._post_checked(job)
+            return self._send_unchecked(job)
+        return self._send_checked(job)
 
     # The record's send before the `is None` check was written.
-    def _post_unchecked(self, job):
+    def _send_unchecked(self, job):
         layout = job.layout
         return self.send_kvcache(
             job.peer,
@@ -73,7 +73,7 @@ class KindWriter(KindDefaults):
         )
 
     # Today's shape: check, fail with a clear error, then send.
-    def _post_checked(self, job):
+    def _send_checked(self, job):
         layout = job.layout
         if layout.dest_kind is None:
             raise RuntimeError("Missing NIXL destination KV memory kind")
@@ -86,63 +86,63 @@ class KindWriter(KindDefaults):
         )
 
     # The callee checks its parameter before every use, so the call is safe.
-    def _post_callee_checked(self, job, layout: PeerLayout):
+    def _send_callee_checked(self, job, layout: PeerLayout):
         return self.write_checked(job.peer, job.pages, dst_mem_kind=layout.dest_kind)
 
-    def _post_positional(self, job, layout: PeerLayout):
+    def _send_positional(self, job, layout: PeerLayout):
         return self.write_region(job.peer, job.pages, layout.dest_kind)  # want: SGL002 "may be None"
 
-    def _post_positional_literal(self, job):
+    def _send_positional_literal(self, job):
         return self.write_region(job.peer, job.pages, "DRAM")
 
-    def _post_alias(self, job, layout: PeerLayout):
+    def _send_alias(self, job, layout: PeerLayout):
         kind = layout.dest_kind
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_alias_checked(self, job, layout: PeerLayout):
+    def _send_alias_checked(self, job, layout: PeerLayout):
         kind = layout.dest_kind
         if kind is None:
             return job.fail("peer registered without a destination kind")
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_checked_through_alias(self, job, layout: PeerLayout):
+    def _send_checked_through_alias(self, job, layout: PeerLayout):
         kind = layout.dest_kind
         assert kind is not None, "registration left no destination kind"
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=layout.dest_kind)
 
-    def _post_ternary(self, job):
+    def _send_ternary(self, job):
         kind = self.device_kind if job.ready else None
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_ternary_literals(self, job):
+    def _send_ternary_literals(self, job):
         kind = "DRAM" if job.to_host else "VRAM"
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_override(self, job):
+    def _send_override(self, job):
         kind = self.kind_overrides.get(job.peer)
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_override_defaulted(self, job):
+    def _send_override_defaulted(self, job):
         kind = self.kind_overrides.get(job.peer)
         if kind is None:
             kind = self.device_kind
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_host(self, job):
+    def _send_host(self, job):
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=self.host_kind)  # want: SGL002 "may be None"
 
-    def _post_host_checked(self, job):
+    def _send_host_checked(self, job):
         if self.host_kind is None:
             return job.fail("host kind not adopted yet")
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=self.host_kind)
 
-    def _post_one_branch(self, job, layout: PeerLayout, allow_host):
+    def _send_one_branch(self, job, layout: PeerLayout, allow_host):
         kind = None
         if allow_host:
             kind = single_kind(layout.region_kinds)
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_both_branches(self, job, layout: PeerLayout, allow_host):
+    def _send_both_branches(self, job, layout: PeerLayout, allow_host):
         kind = None
         if allow_host:
             kind = single_kind(layout.region_kinds)
@@ -150,15 +150,15 @@ class KindWriter(KindDefaults):
             kind = self.device_kind
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_try_exits(self, job, layout: PeerLayout):
+    def _send_try_exits(self, job, layout: PeerLayout):
         kind = None
         try:
             kind = single_kind(layout.region_kinds)
         except NotImplementedError:
-            return self._post_mixed(job, layout)
+            return self._send_mixed(job, layout)
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_try_swallows(self, job, layout: PeerLayout):
+    def _send_try_swallows(self, job, layout: PeerLayout):
         kind = None
         try:
             kind = single_kind(layout.region_kinds)
@@ -166,25 +166,25 @@ class KindWriter(KindDefaults):
             job.note("mixed kinds; sending anyway")
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_resolved(self, job, layout: PeerLayout):
+    def _send_resolved(self, job, layout: PeerLayout):
         kind = single_kind(layout.region_kinds)
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_maybe(self, job, layout: PeerLayout):
+    def _send_maybe(self, job, layout: PeerLayout):
         kind = kind_or_none(layout.region_kinds)
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_param(self, job, kind=None):
+    def _send_param(self, job, kind=None):
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
 
-    def _post_param_default(self, job, kind="VRAM"):
+    def _send_param_default(self, job, kind="VRAM"):
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
-    def _post_mixed(self, job, layout: PeerLayout):
+    def _send_mixed(self, job, layout: PeerLayout):
         return self.send_kvcache_mixed(job.peer, job.pages, dst_mem_kinds=layout.dest_kinds)  # want: SGL002 "may be None"
 
-    def _post_mixed_regions(self, job, layout: PeerLayout):
+    def _send_mixed_regions(self, job, layout: PeerLayout):
         return self.send_kvcache_mixed(job.peer, job.pages, dst_mem_kinds=layout.region_kinds)
 
-    def _post_literal(self, job):
+    def _send_literal(self, job):
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind="VRAM")

@@ -25,9 +25,9 @@ class PeerInfo:
 
     def describe(self):
         return "%s:%s" % (self.name, self.kind)
+from kvbase import BaseKVManager
 
-
-class Directory:
+class Directory(BaseKVManager):
     def __init__(self, agent, jobs):
         self.agent = agent
         self.jobs = jobs

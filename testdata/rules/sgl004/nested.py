@@ -5,9 +5,9 @@ request loop."""
 
 import threading
 from collections import defaultdict
+from kvbase import BaseKVManager
 
-
-class NestedSender:
+class NestedSender(BaseKVManager):
     def __init__(self, agent, jobs, fatal_jobs):
         self.agent = agent
         self.jobs = jobs

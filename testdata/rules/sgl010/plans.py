@@ -5,9 +5,9 @@ gated, caught-per-request and escaping shapes.
 """
 
 import threading
+from kvbase import BaseKVSender
 
-
-class PlanSender:
+class PlanSender(BaseKVSender):
     def __init__(self, engine, jobs, fatal_jobs, index):
         self.engine = engine
         self.jobs = jobs

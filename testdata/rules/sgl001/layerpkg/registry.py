@@ -1,7 +1,7 @@
 """Base class in its own module: it owns the registration state."""
+from kvbase import BaseKVManager
 
-
-class LayerRegistry:
+class LayerRegistry(BaseKVManager):
     def __init__(self, args, engine):
         self.kv_args = args
         self.engine = engine

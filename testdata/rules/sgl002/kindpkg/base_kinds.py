@@ -1,9 +1,9 @@
 """Base class in its own module declaring an Optional attribute."""
 
 from typing import Optional
+from kvbase import BaseKVManager
 
-
-class KindDefaults:
+class KindDefaults(BaseKVManager):
     def __init__(self):
         self.host_kind: Optional[str] = None
         self.device_kind = "VRAM"

@@ -1,6 +1,6 @@
 """The peer table lives in a base class in its own module."""
+from kvbase import BaseKVManager
 
-
-class PeerTableBase:
+class PeerTableBase(BaseKVManager):
     def __init__(self):
         self.peer_layouts = {}

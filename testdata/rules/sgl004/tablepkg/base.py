@@ -1,7 +1,7 @@
 """Peer tables initialised and filled in a base class in its own module."""
+from kvbase import BaseKVManager
 
-
-class PeerTables:
+class PeerTables(BaseKVManager):
     def __init__(self):
         self.peer_layouts = {}
         self.prepared = {}
