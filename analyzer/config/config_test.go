@@ -357,7 +357,7 @@ func TestLoadSections(t *testing.T) {
 		"[tool.sglint.kv-scope]\nbase = [\"x\"]\n":  `tool.sglint.kv-scope.base: unknown key (did you mean "bases"?)`,
 		"[tool.sglint.kv-scope]\nbases = \"x\"\n":   `tool.sglint.kv-scope.bases: expected`,
 		"[tool.sglint.kv-scope]\nbases = [\"\"]\n":  `tool.sglint.kv-scope: bases: empty name`,
-		"[tool.sglint]\nkv-scope = 3\n":              `tool.sglint.kv-scope`,
+		"[tool.sglint]\nkv-scope = 3\n":             `tool.sglint.kv-scope`,
 		"[tool.sglint.kv-scpoe]\nbases = [\"x\"]\n": `tool.sglint.kv-scpoe: unknown key`,
 	} {
 		file = write(t, dir, "pyproject.toml", body)
