@@ -27,6 +27,11 @@ type Options struct {
 	// has(self, k): return k in self.t`, in the caller's names (see
 	// Result.ReturnFacts).
 	CallTests func(call syntax.NodeID, truthy bool) []Fact
+	// KeyCovers returns, for a table path, the tables that hold every key
+	// it holds (an invariant of the class: each key added to one is added
+	// to the others, which never lose a key), so that `k in table` implies
+	// `k in` each of them. nil: none.
+	KeyCovers func(table Path) []Path
 	// WaitCalls names the functions (last name part) whose lambda argument
 	// is a condition that holds once they return: `wait_for(lambda: k in
 	// t)`. nil means DefaultWaitCalls; an empty slice disables them.

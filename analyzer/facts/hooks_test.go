@@ -220,3 +220,33 @@ func TestStringPathsRoundTrip(t *testing.T) {
 		assert.False(t, ok, s)
 	}
 }
+
+// A key found in one table is in the tables that cover it; a removal from
+// the covered table does not remove it from the cover.
+func TestKeyCovers(t *testing.T) {
+	src := `
+def send(self, ep, parts):
+    sock = self.cache.get(ep)
+    if sock is None:
+        return None
+    self.cache.pop(ep, None)
+    return sink(self.locks[ep], self.other[ep])
+`
+	tree := syntaxtest.Parse(t, src)
+	n := lastNode(t, tree, "sink(self.locks[ep], self.other[ep])")
+	g := cfg.New(tree, cfg.Owner(tree, n))
+	in := func(table string) Fact { return Fact{Kind: In, Path: Path(table), Key: "ep"} }
+
+	r := Analyze(tree, g, Options{})
+	assert.False(t, r.Holds(n, in("self.locks")))
+
+	r = Analyze(tree, g, Options{KeyCovers: func(table Path) []Path {
+		if table == "self.cache" {
+			return []Path{"self.locks", "self.cache"}
+		}
+		return nil
+	}})
+	assert.True(t, r.Holds(n, in("self.locks")), "self.locks covers self.cache")
+	assert.False(t, r.Holds(n, in("self.cache")), "popped")
+	assert.False(t, r.Holds(n, in("self.other")))
+}

@@ -14,6 +14,7 @@ import (
 //	k in t                => t non-empty
 //	isinstance(x, C)      => x is not None (unless C mentions None)
 //	v = t.get(k), v is not None => k in t
+//	k in t                => k in u, for every table u covering t (Options.KeyCovers)
 //	d aliases p, F(d)     => F(p), and back (for every F built on d)
 func (a *analysis) derive() {
 	var deps []pathID
@@ -35,6 +36,13 @@ func (a *analysis) derive() {
 			a.implies(id, -1, ifact{kind: NotNone, path: f.path, key: noPath, other: noPath})
 		case In:
 			a.implies(id, -1, ifact{kind: Truthy, path: f.path, key: noPath, other: noPath})
+			if a.opts.KeyCovers != nil {
+				for _, u := range a.opts.KeyCovers(Path(a.paths.str(f.path))) {
+					if up, ok := a.paths.ofString(u); ok && up != f.path {
+						a.implies(id, -1, ifact{kind: In, path: up, key: f.key, other: noPath})
+					}
+				}
+			}
 		case IsInstance:
 			if !strings.Contains(a.paths.e[f.other].name, "None") {
 				a.implies(id, -1, ifact{kind: NotNone, path: f.path, key: noPath, other: noPath})

@@ -39,6 +39,8 @@ type Flow struct {
 
 	sccDone []sync.Once
 	funcs   [][]funcFlow
+
+	coverMemos sync.Map // ClassRef -> *coverMemo (see covers.go)
 }
 
 // funcFlow is the flow state of one function; written only by the
@@ -125,6 +127,7 @@ func (fl *Flow) analyze(fn FuncRef, g *cfg.Graph, entry []facts.Fact) *facts.Res
 		CallEffects: func(call syntax.NodeID) []facts.Fact { return fl.callEffects(fn, t, call) },
 		CallKills:   func(call syntax.NodeID) []facts.Path { return fl.callKills(fn, t, call) },
 		CallTests:   func(call syntax.NodeID, truthy bool) []facts.Fact { return fl.callTests(fn, t, call, truthy) },
+		KeyCovers:   fl.keyCovers(fn),
 		WaitCalls:   fl.waits,
 	})
 }

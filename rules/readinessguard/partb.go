@@ -34,7 +34,7 @@ type partBKey struct {
 
 // partB returns the part (b) findings of the whole project.
 func partB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
-	key := partBKey{paths, fmt.Sprintf("%q", opts.Equivalent)}
+	key := partBKey{paths, fmt.Sprintf("%q|%q", opts.Equivalent, opts.RegistrationCalls)}
 	v := paths.Project.Shared(key, func() any { return computePartB(paths, opts) })
 	return v.([]analyzer.Diagnostic)
 }

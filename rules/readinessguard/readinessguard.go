@@ -18,6 +18,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -45,18 +46,26 @@ type Options struct {
 	// Equivalent groups paths under self whose emptiness goes together: a
 	// check on one member counts for all.
 	Equivalent [][]string `toml:"equivalent"`
+	// RegistrationCalls are the names (shell patterns) of the functions
+	// that register local buffers: state must be filled by a function so
+	// named, or by one that calls such a function on another object.
+	RegistrationCalls []string `toml:"registration-calls"`
 }
 
 // DefaultOptions are the options when nothing is configured.
 func DefaultOptions() *Options {
 	return &Options{
-		Equivalent: [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
+		Equivalent:        [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
+		RegistrationCalls: slices.Clone(DefaultRegistrationCalls),
 	}
 }
 
 // Validate rejects patterns path.Match cannot read and group members that
 // are not access paths under self.
 func (o *Options) Validate() error {
+	if _, err := namepattern.Compile(o.RegistrationCalls); err != nil {
+		return fmt.Errorf("registration-calls: %v", err)
+	}
 	for _, g := range o.Equivalent {
 		if len(g) < 2 {
 			return fmt.Errorf("equivalent: a group needs at least two paths, got %q", g)
@@ -144,6 +153,7 @@ type checker struct {
 	ix     *pymodel.Index
 	opts   *Options
 	states map[classAttr]stateMemo
+	regs   *registrations
 }
 
 type classAttr struct {
@@ -157,7 +167,8 @@ type stateMemo struct {
 }
 
 func newChecker(paths *sendpath.Paths, opts *Options) *checker {
-	return &checker{paths: paths, ix: paths.Index(), opts: opts, states: map[classAttr]stateMemo{}}
+	return &checker{paths: paths, ix: paths.Index(), opts: opts, states: map[classAttr]stateMemo{},
+		regs: newRegistrations(paths.Index(), opts.RegistrationCalls)}
 }
 
 func (ck *checker) state(c pymodel.ClassRef, attr string) (state, bool) {
@@ -165,7 +176,7 @@ func (ck *checker) state(c pymodel.ClassRef, attr string) (state, bool) {
 	if m, ok := ck.states[k]; ok {
 		return m.st, m.ok
 	}
-	st, ok := stateOf(ck.ix, c, attr)
+	st, ok := stateOf(ck.ix, c, attr, ck.regs)
 	ck.states[k] = stateMemo{st, ok}
 	return st, ok
 }

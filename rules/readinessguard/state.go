@@ -2,6 +2,8 @@ package readinessguard
 
 import (
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/namepattern"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // stateKind says how registration state starts out.
@@ -28,11 +30,13 @@ var fillOps = map[pymodel.UseOp]bool{
 
 // stateOf decides whether attribute attr of instances of class c is
 // registration state: initialised to an empty list or tuple, or to None,
-// in `__init__` (or as a class field), and filled in some method of the
-// class or its project bases — by a list mutation, or by binding another
-// value outside `__init__`. Dicts and sets are keyed tables (SGL003 and
-// SGL004), not registration lists.
-func stateOf(ix *pymodel.Index, c pymodel.ClassRef, attr string) (state, bool) {
+// in `__init__` (or as a class field), and filled by registration of local
+// buffers in some method of the class or its project bases — by a list
+// mutation, or by binding another value outside `__init__`, in a function
+// that registers (see registers). Dicts and sets are keyed tables (SGL003
+// and SGL004), not registration lists; a list that a method merely appends
+// to (a queue of workers, a list of pending requests) is not state.
+func stateOf(ix *pymodel.Index, c pymodel.ClassRef, attr string, regs *registrations) (state, bool) {
 	st := state{Attr: attr, Init: pymodel.UseRef{File: -1, Use: -1}, Fill: pymodel.UseRef{File: -1, Use: -1}}
 	for _, b := range ix.MRO(c) {
 		if b.External() {
@@ -60,11 +64,11 @@ func stateOf(ix *pymodel.Index, c pymodel.ClassRef, attr string) (state, bool) {
 				}
 				continue
 			}
-			if !inInit && !filled {
+			if !inInit && !filled && regs.registers(pymodel.FuncRef{File: u.File, Func: use.Func}) {
 				filled, st.Fill = true, u
 			}
 		case pymodel.Mutate:
-			if fillOps[use.Op] && !filled {
+			if fillOps[use.Op] && !filled && regs.registers(pymodel.FuncRef{File: u.File, Func: use.Func}) {
 				filled, st.Fill = true, u
 			}
 		}
@@ -80,4 +84,62 @@ func initKind(v pymodel.ValueKind) stateKind {
 		return noneYet
 	}
 	return 0
+}
+
+// DefaultRegistrationCalls are the names (shell patterns) of registration
+// functions when none are configured: sglang's engines register local
+// buffers with register_memory, batch_register, register, and the managers
+// wrap them in register_buffer_to_engine, _register_local_buffers and the
+// like.
+var DefaultRegistrationCalls = []string{"*regist*"}
+
+// registrations decides which functions register local buffers, once per
+// function.
+type registrations struct {
+	ix   *pymodel.Index
+	pats *namepattern.Set
+	memo map[pymodel.FuncRef]bool
+}
+
+func newRegistrations(ix *pymodel.Index, patterns []string) *registrations {
+	pats, _ := namepattern.Compile(patterns) // validated with the options
+	return &registrations{ix: ix, pats: pats, memo: map[pymodel.FuncRef]bool{}}
+}
+
+// registers reports a function that registers local buffers: it (or a
+// function it is nested in) is named like registration
+// (`_register_local_buffers`), or it calls a registration function on
+// another object (`self.engine.register_memory(...)`,
+// `engine.batch_register(...)`). A call on its own self
+// (`self.register_buffer_to_engine()`) does not make a constructor a
+// registration step: the callee is one, for what it fills itself.
+func (r *registrations) registers(fn pymodel.FuncRef) bool {
+	if v, ok := r.memo[fn]; ok {
+		return v
+	}
+	v := r.compute(fn)
+	r.memo[fn] = v
+	return v
+}
+
+func (r *registrations) compute(fn pymodel.FuncRef) bool {
+	ix := r.ix
+	s := ix.Summary(fn.File)
+	for g := fn.Func; g >= 0 && int(g) < len(s.Functions); g = s.Functions[g].Parent {
+		if r.pats.Match(s.Functions[g].Name) {
+			return true
+		}
+	}
+	self := sendpath.SelfName(ix, fn)
+	for _, site := range ix.CallsIn(fn) {
+		c := ix.Call(site)
+		if !r.pats.Match(c.Name) {
+			continue
+		}
+		if c.Kind == pymodel.RefAttr && self != "" && c.Recv == self {
+			continue
+		}
+		return true
+	}
+	return false
 }

@@ -1,5 +1,6 @@
 """A send method that reads no registration state is never flagged; state
-initialised to None and filled later is registration state too."""
+initialised to None and bound later by registration is registration state
+too; lists that no registration fills are not."""
 from kvbase import BaseKVManager
 
 class AuxSender(BaseKVManager):
@@ -11,8 +12,8 @@ class AuxSender(BaseKVManager):
         for ptr in args.aux_data_ptrs:
             self.aux_descs.append(engine.register(ptr, 0))
 
-    def build_plan(self, layers):
-        self.layer_plan = [layer.offset for layer in layers]
+    def register_plan(self, layers):
+        self.layer_plan = [self.engine.register(l.ptr, l.size) for l in layers]
 
     def send_aux_inline(self, peer, index):
         payload = self.engine.read_inline(self.kv_args.aux_data_ptrs, index)
@@ -34,3 +35,36 @@ class AuxSender(BaseKVManager):
         if not self.layer_plan:
             return None
         return self.engine.push(peer, self.layer_plan[0])
+
+
+class QueueSender(BaseKVManager):
+    """Lists filled by methods that register nothing: work queues, a cache.
+    Empty is their normal state, not a rank without KV buffers."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.pending = []
+        self.plan_cache = None
+        self.workers = []
+        for _ in range(4):
+            self.workers.append(engine.spawn())
+        self.register_buffers()
+
+    def register_buffers(self):
+        self.engine.register_all()
+
+    def queue_request(self, req):
+        self.pending.append(req)
+
+    def build_plan(self, layers):
+        self.plan_cache = [layer.offset for layer in layers]
+
+    def send_pending(self, peer):
+        for req in self.pending:
+            self.engine.push(peer, req)
+
+    def send_with_cache(self, peer):
+        return self.engine.push(peer, self.plan_cache[0])
+
+    def send_on_worker(self, peer, pages):
+        return self.workers[0].push(peer, pages)
