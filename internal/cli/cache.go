@@ -12,14 +12,18 @@ import (
 // cacheDirName is the cache's directory at the project root.
 const cacheDirName = ".sglint_cache"
 
-// openCache returns the store for this run: SGLINT_CACHE_DIR if set, else
-// .sglint_cache at the project root; nil with --no-cache, or when the
-// directory cannot be used (a warning says why; the run goes on without).
-func openCache(noCache bool, root string, stderr io.Writer) *cache.Store {
+// openCache returns the store for this run: --cache-dir if given, else
+// SGLINT_CACHE_DIR if set, else .sglint_cache at the project root; nil with
+// --no-cache, or when the directory cannot be used (a warning says why; the
+// run goes on without).
+func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Store {
 	if noCache {
 		return nil
 	}
-	dir := os.Getenv("SGLINT_CACHE_DIR")
+	dir := flagDir
+	if dir == "" {
+		dir = os.Getenv("SGLINT_CACHE_DIR")
+	}
 	if dir == "" {
 		if root == "" {
 			root = "."

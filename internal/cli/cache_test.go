@@ -42,3 +42,21 @@ func TestCacheLocationAndFlags(t *testing.T) {
 	assert.Equal(t, want.code, o.code)
 	assert.Contains(t, o.stderr, "sglint: warning: running without a cache: ")
 }
+
+// --cache-dir wins over SGLINT_CACHE_DIR and the project root: the
+// pre-commit hook keeps one cache at the repository root whatever files it
+// is given, relative to the directory sglint runs in.
+func TestCacheDirFlag(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, ".git/HEAD", "")
+	putFile(t, dir, "python/pyproject.toml", "")
+	putFile(t, dir, "python/pkg/a.py", "def f(:\n")
+	t.Setenv("SGLINT_CACHE_DIR", filepath.Join(t.TempDir(), "env"))
+	o := runMain(t, dir, nil, "--cache-dir", ".sglint_cache", "python/pkg/a.py")
+	assert.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.FileExists(t, filepath.Join(dir, ".sglint_cache", "CACHEDIR.TAG"))
+	assert.FileExists(t, filepath.Join(dir, ".sglint_cache", ".gitignore"), "the cache ignores itself")
+	assert.NoDirExists(t, filepath.Join(dir, "python", ".sglint_cache"))
+	o = runMain(t, dir, nil, "--cache-dir", ".sglint_cache", "--stats", "python/pkg/a.py")
+	assert.Contains(t, o.stderr, "1 from the cache")
+}

@@ -71,6 +71,7 @@ type checkOptions struct {
 	addNoqa          bool
 	stats            bool
 	noCache          bool
+	cacheDir         string
 	records          pathFlag
 }
 
@@ -97,6 +98,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
 	fl.BoolVar(&o.stats, "stats", false, "")
 	fl.BoolVar(&o.noCache, "no-cache", false, "")
+	fl.StringVar(&o.cacheDir, "cache-dir", "", "")
 	fl.Var(&o.records, "records", "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
@@ -167,7 +169,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cwd, _ := os.Getwd()
 	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
-		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: recs, Cache: openCache(o.noCache, set.root, stderr)})
+		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: recs, Cache: openCache(o.noCache, o.cacheDir, set.root, stderr)})
 	t0 = time.Now()
 	if o.stats {
 		defer func() {

@@ -193,6 +193,13 @@ func TestUsageErrors(t *testing.T) {
 	assert.Equal(t, o, runMain(t, dir, nil, "-h"))
 }
 
+// The help fits one screen; the reference is in docs/cli.md.
+func TestHelpFitsOneScreen(t *testing.T) {
+	o := runMain(t, "", nil, "--help")
+	assert.Equal(t, ExitClean, o.code)
+	assert.LessOrEqual(t, strings.Count(o.stdout+o.stderr, "\n"), 40)
+}
+
 // Every flag the usage text documents is accepted.
 func TestUsageListsEveryFlag(t *testing.T) {
 	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",

@@ -9,57 +9,37 @@ import (
 
 const usage = `sglint: static checks for sglang's KV-cache transfer code.
 
-Usage:
-  sglint [flags] [PATH...]        check Python files (default PATH: .)
-  sglint check [flags] [PATH...]  the same, for a PATH named like a subcommand
-  sglint rules                    list the rules
-  sglint explain RULE             print a rule's documentation
-  sglint explain RECORD_ID        print an error record's documentation
-  sglint records [flags] [PATH...]
-                                  list the error records and how many raise
-                                  sites each matches under PATH (--sites:
-                                  list them; --format json)
-  sglint version                  print the version
-
-Directories are searched for *.py files; files named explicitly are always
-checked; - reads one file from standard input.
+Usage: sglint [flags] [PATH...]   check *.py files under PATH (default .)
+       sglint rules               list the rules
+       sglint explain RULE|RECORD_ID|kv-scope
+       sglint records [PATH...]   list error records and their raise sites
+       sglint version
 
 Flags:
-  --format FORMAT     output format: text (default), json, github, sarif
-  --select RULES      run only these rules: IDs, ID prefixes (SGL0), names
-                      or ALL; comma-separated, repeatable
-  --extend-select RULES
-                      run these rules on top of the selected ones
-  --ignore RULES      do not run these rules (same syntax); the most specific
-                      entry of --select and --ignore wins
-  --exclude GLOB      skip files and directories matching GLOB (repeatable)
-  --config FILE       read settings from FILE (a pyproject.toml's
-                      [tool.sglint], or a standalone sglint.toml) instead of
-                      the one found by walking up from the first PATH
-  --respect-gitignore=false
-                      do not skip files that .gitignore ignores
-  --records PATH      error records for SGL010 and sglint records: a .json
-                      file, a JSON Lines file or a directory (repeatable;
-                      added to the config's records)
-  --baseline FILE     hide the findings recorded in FILE; report stale entries
-  --write-baseline FILE
-                      record every current finding in FILE and exit 0
-  --statistics        print the number of findings per rule instead
-  --add-noqa          add "# noqa: RULES" to the lines of current findings
-                      (edits the files; the only mode that writes them)
-  --stdin-filename PATH
-                      read the source from standard input, as the file PATH
-  --exit-zero         exit 0 even when there are findings
-  -j, --jobs N        parallel workers (default: number of CPUs)
-  --no-cache          do not read or write the cache (.sglint_cache at the
-                      project root, or $SGLINT_CACHE_DIR)
-  --stats             print the time of each stage of the run to stderr
-  --version           print the version
-  -h, --help          print this help
+  --format FORMAT       text (default), json, github, sarif
+  --select RULES        run only these rules (IDs, prefixes, names, ALL)
+  --extend-select RULES add rules to the selection
+  --ignore RULES        do not run these rules
+  --exclude GLOB        skip matching files and directories (repeatable)
+  --config FILE         settings file instead of the nearest pyproject.toml
+                        [tool.sglint] or sglint.toml
+  --respect-gitignore=false  also check what .gitignore ignores
+  --records PATH        error records (a .json, .jsonl or a directory)
+  --baseline FILE       hide the findings recorded in FILE
+  --write-baseline FILE record every current finding in FILE
+  --statistics          count findings per rule
+  --add-noqa            add "# noqa: RULE" to finding lines (writes files)
+  --stdin-filename PATH read standard input (-) as the file PATH
+  --exit-zero           exit 0 even with findings
+  -j, --jobs N          parallel workers (default: number of CPUs)
+  --no-cache            do not read or write the cache
+  --cache-dir DIR       keep the cache in DIR (default: .sglint_cache at
+                        the project root, or $SGLINT_CACHE_DIR)
+  --stats               print what each stage of the run cost
+  --version, -h, --help
 
-Command-line flags override the config file. Exit status: 0 no findings,
-1 findings, 2 usage or config error, unreadable path or internal error.
-Positions are 1-based lines and columns in Unicode code points.
+Exit status: 0 no findings, 1 findings, 2 usage, config or read error.
+Docs: https://github.com/sglint/sglint/tree/main/docs
 `
 
 var errHelp = errors.New("help requested")

@@ -1,2 +1,0 @@
-def send_kv(self, req):
-    self.transfer(req.room, req.indices
