@@ -1,0 +1,324 @@
+// Package prescan reads what a Python file declares from its bytes alone,
+// with no parser: its class headers (name and bases as written) and its
+// imports. It is the cheap first look that lets a run choose which files
+// need the full model (a syntax tree, a summary, control flow) before
+// parsing any: the KV rules read the classes that derive from the KV bases
+// and what those classes call, a few dozen files of a tree of thousands.
+//
+// The scan is line-based and errs towards seeing more: a header inside a
+// string that spans lines is skipped when the string starts with triple
+// quotes on its own logical line, and otherwise may be read as code, which
+// costs a file loaded for nothing, never a file missed. Logical lines are
+// joined across open brackets and backslash continuations.
+package prescan
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Class is a class header: `class Name(Base, pkg.Other, metaclass=M):`.
+type Class struct {
+	Name   string
+	Bases  []string // positional bases as written (dotted names only)
+	Indent int      // columns of indentation (0: module level)
+	Line   int      // 1-based
+}
+
+// Import binds a local name to a module or a module's member:
+// `import a.b` (Name "a", Module "a"), `import a.b as c` (Name "c",
+// Module "a.b"), `from .x import y as z` (Name "z", Module ".x", Member
+// "y"). Level counts the leading dots of a relative import.
+type Import struct {
+	Name   string
+	Module string // without the leading dots
+	Level  int
+	Member string // "" for `import m`; "*" for a star import
+}
+
+// File is what a file declares.
+type File struct {
+	Classes []Class
+	Imports []Import
+}
+
+// Scan reads src.
+func Scan(src []byte) *File {
+	f := &File{}
+	for text, n := range logicalLines(src) {
+		trimmed := strings.TrimLeft(text, " \t")
+		indent := len(text) - len(trimmed)
+		switch {
+		case strings.HasPrefix(trimmed, "class ") || strings.HasPrefix(trimmed, "class\t"):
+			if c, ok := classHeader(trimmed[6:]); ok {
+				c.Indent, c.Line = indent, n
+				f.Classes = append(f.Classes, c)
+			}
+		case strings.HasPrefix(trimmed, "import "):
+			f.Imports = appendImports(f.Imports, trimmed[7:])
+		case strings.HasPrefix(trimmed, "from "):
+			f.Imports = appendFrom(f.Imports, trimmed[5:])
+		}
+	}
+	return f
+}
+
+// lexer tracks what spans physical lines: open brackets and an open
+// triple-quoted string.
+type lexer struct {
+	depth  int
+	triple string // the quote of an open triple-quoted string
+}
+
+// code returns the code of one physical line: comments dropped, the parts
+// inside a triple-quoted string that spans lines dropped, brackets counted
+// outside string literals.
+func (lx *lexer) code(line []byte) []byte {
+	var out []byte
+	i := 0
+	if lx.triple != "" {
+		j := bytes.Index(line, []byte(lx.triple))
+		if j < 0 {
+			return nil
+		}
+		i = j + 3
+		lx.triple = ""
+	}
+	from := i
+	for ; i < len(line); i++ {
+		c := line[i]
+		switch c {
+		case '#':
+			return append(out, line[from:i]...)
+		case '"', '\'':
+			if i+2 < len(line) && line[i+1] == c && line[i+2] == c {
+				q := line[i : i+3]
+				j := bytes.Index(line[i+3:], q)
+				if j < 0 {
+					lx.triple = string(q)
+					return append(out, line[from:i]...)
+				}
+				i += 3 + j + 2
+				continue
+			}
+			for i++; i < len(line) && line[i] != c; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{':
+			lx.depth++
+		case ')', ']', '}':
+			if lx.depth > 0 {
+				lx.depth--
+			}
+		}
+	}
+	return append(out, line[from:]...)
+}
+
+// logicalLines yields each logical line (physical lines joined while a
+// bracket or a triple-quoted string is open, or after a backslash) with its
+// first line number. A line that starts inside a string yields nothing of
+// its own.
+func logicalLines(src []byte) func(yield func(string, int) bool) {
+	return func(yield func(string, int) bool) {
+		var lx lexer
+		var cur []byte
+		start, lineNo := 1, 0
+		open := false // cur holds the start of a logical line
+		for len(src) > 0 {
+			lineNo++
+			end := bytes.IndexByte(src, '\n')
+			var raw []byte
+			if end < 0 {
+				raw, src = src, nil
+			} else {
+				raw, src = src[:end], src[end+1:]
+			}
+			inString := lx.triple != ""
+			code := bytes.TrimRight(lx.code(raw), " \t\r")
+			if !open {
+				if inString {
+					continue // the rest of a string that spans lines
+				}
+				cur, start, open = cur[:0], lineNo, true
+			}
+			cont := false
+			if len(code) > 0 && code[len(code)-1] == '\\' {
+				code, cont = code[:len(code)-1], true
+			}
+			cur = append(cur, code...)
+			if lx.depth > 0 || lx.triple != "" || cont {
+				cur = append(cur, ' ')
+				continue
+			}
+			open = false
+			if !yield(string(cur), start) {
+				return
+			}
+		}
+		if open {
+			yield(string(cur), start)
+		}
+	}
+}
+
+// classHeader reads `Name(bases):` or `Name:`.
+func classHeader(s string) (Class, bool) {
+	s = strings.TrimSpace(s)
+	end := strings.IndexAny(s, "(:[")
+	if end <= 0 {
+		return Class{}, false
+	}
+	c := Class{Name: strings.TrimSpace(s[:end])}
+	if !isIdent(c.Name) {
+		return Class{}, false
+	}
+	if s[end] == '[' { // PEP 695 type parameters
+		close := matching(s, end)
+		if close < 0 {
+			return c, true
+		}
+		s = s[:end] + s[close+1:]
+	}
+	if s[end] != '(' {
+		return c, true
+	}
+	close := matching(s, end)
+	if close < 0 {
+		close = len(s)
+	}
+	for _, b := range splitTop(s[end+1 : close]) {
+		b = strings.TrimSpace(b)
+		if b == "" || strings.Contains(b, "=") {
+			continue // keywords: metaclass=..., total=False
+		}
+		if i := strings.IndexByte(b, '['); i >= 0 {
+			b = strings.TrimSpace(b[:i]) // Generic[T]: the class is Generic
+		}
+		if isDotted(b) {
+			c.Bases = append(c.Bases, b)
+		}
+	}
+	return c, true
+}
+
+// matching returns the index of the bracket closing the one at open.
+func matching(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// splitTop splits on commas outside brackets.
+func splitTop(s string) []string {
+	var out []string
+	depth, last := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[last:i])
+				last = i + 1
+			}
+		}
+	}
+	return append(out, s[last:])
+}
+
+// appendImports reads `a.b as c, d`.
+func appendImports(out []Import, s string) []Import {
+	for _, part := range splitTop(strings.TrimRight(strings.TrimSpace(s), ";")) {
+		mod, as := splitAs(part)
+		if !isDotted(mod) {
+			continue
+		}
+		name := as
+		if name == "" {
+			name, _, _ = strings.Cut(mod, ".")
+			out = append(out, Import{Name: name, Module: mod})
+			continue
+		}
+		out = append(out, Import{Name: name, Module: mod})
+	}
+	return out
+}
+
+// appendFrom reads `.x import (a as b, c)`.
+func appendFrom(out []Import, s string) []Import {
+	mod, names, ok := strings.Cut(s, " import ")
+	if !ok {
+		return out
+	}
+	mod = strings.TrimSpace(mod)
+	level := len(mod) - len(strings.TrimLeft(mod, "."))
+	mod = mod[level:]
+	if mod != "" && !isDotted(mod) {
+		return out
+	}
+	names = strings.TrimSpace(names)
+	names = strings.TrimSuffix(strings.TrimPrefix(names, "("), ")")
+	for _, part := range splitTop(names) {
+		member, as := splitAs(part)
+		if member == "*" {
+			out = append(out, Import{Name: "*", Module: mod, Level: level, Member: "*"})
+			continue
+		}
+		if !isIdent(member) {
+			continue
+		}
+		if as == "" {
+			as = member
+		}
+		out = append(out, Import{Name: as, Module: mod, Level: level, Member: member})
+	}
+	return out
+}
+
+func splitAs(s string) (string, string) {
+	f := strings.Fields(s)
+	switch {
+	case len(f) == 1:
+		return f[0], ""
+	case len(f) == 3 && f[1] == "as" && isIdent(f[2]):
+		return f[0], f[2]
+	}
+	return "", ""
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 127 || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func isDotted(s string) bool {
+	for _, p := range strings.Split(s, ".") {
+		if !isIdent(p) {
+			return false
+		}
+	}
+	return true
+}

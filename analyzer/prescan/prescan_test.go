@@ -1,0 +1,88 @@
+package prescan
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestClassesAndImports(t *testing.T) {
+	src := `"""Module docstring that mentions
+class NotAClass(Base):
+and (an open bracket.
+"""
+import os, threading as th
+import sglang.srt.utils
+from typing import (
+    Dict,  # a comment (with a bracket
+    Optional as Opt,
+)
+from .base.conn import BaseKVManager, KVArgs
+from ..common import *
+from sglang.srt.disaggregation.common.conn import (
+    CommonKVManager,
+)
+
+
+class MooncakeKVManager(CommonKVManager):
+    def f(self):
+        s = "class Fake(Base):"
+        return s
+
+    class Inner(
+        pkg.mod.Base,  # split over lines
+        Generic[T],
+        metaclass=ABCMeta,
+    ):
+        pass
+
+
+class Plain:
+    x = """
+class AlsoNot(Base):
+"""
+
+
+class Typed[T](Base): pass
+class Tail(A, \
+           B): pass
+`
+	f := Scan([]byte(src))
+	var classes []string
+	for _, c := range f.Classes {
+		classes = append(classes, c.Name)
+	}
+	assert.Equal(t, []string{"MooncakeKVManager", "Inner", "Plain", "Typed", "Tail"}, classes)
+	assert.Equal(t, []string{"CommonKVManager"}, f.Classes[0].Bases)
+	assert.Equal(t, 0, f.Classes[0].Indent)
+	assert.Equal(t, 18, f.Classes[0].Line)
+	assert.Equal(t, []string{"pkg.mod.Base", "Generic"}, f.Classes[1].Bases)
+	assert.Equal(t, 4, f.Classes[1].Indent)
+	assert.Empty(t, f.Classes[2].Bases)
+	assert.Equal(t, []string{"Base"}, f.Classes[3].Bases)
+	assert.Equal(t, []string{"A", "B"}, f.Classes[4].Bases)
+
+	assert.Equal(t, []Import{
+		{Name: "os", Module: "os"},
+		{Name: "th", Module: "threading"},
+		{Name: "sglang", Module: "sglang.srt.utils"},
+		{Name: "Dict", Module: "typing", Member: "Dict"},
+		{Name: "Opt", Module: "typing", Member: "Optional"},
+		{Name: "BaseKVManager", Module: "base.conn", Level: 1, Member: "BaseKVManager"},
+		{Name: "KVArgs", Module: "base.conn", Level: 1, Member: "KVArgs"},
+		{Name: "*", Module: "common", Level: 2, Member: "*"},
+		{Name: "CommonKVManager", Module: "sglang.srt.disaggregation.common.conn", Member: "CommonKVManager"},
+	}, f.Imports)
+}
+
+// Hostile input ends; nothing panics.
+func TestOddInput(t *testing.T) {
+	for _, src := range []string{
+		"", "class", "class (", "class A(", "from", "from . import", "import", `"""`, "x = (\n", "\\",
+		"class A(B\n", "from x import (a,\n", "class \x00(\xff):", "'''\n" + string(make([]byte, 1000)),
+	} {
+		assert.NotPanics(t, func() { Scan([]byte(src)) }, "%q", src)
+	}
+	f := Scan([]byte("class A(B\n"))
+	assert.Equal(t, []Class{{Name: "A", Bases: []string{"B"}, Line: 1}}, f.Classes, "an unclosed header still names its bases")
+}
