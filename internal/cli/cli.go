@@ -80,7 +80,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tuneGC()
 	var o checkOptions
 	fl := newFlagSet()
-	fl.StringVar(&o.format, "format", "text", "")
+	fl.StringVar(&o.format, "format", "", "")
 	fl.Var(&o.selected, "select", "")
 	fl.Var(&o.extendSelected, "extend-select", "")
 	fl.Var(&o.ignored, "ignore", "")
@@ -106,6 +106,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if o.version {
 		return printVersion(nil, stdout, stderr)
+	}
+	if o.format == "" {
+		o.format = defaultFormat(stdout)
 	}
 	format, err := output.Lookup(o.format)
 	if err != nil {
@@ -221,7 +224,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		CodeFlow:    chainOf,
 	}
 	if o.statistics {
-		err = writeStatistics(stdout, o.format, diags)
+		err = writeStatistics(stdout, o.format, report)
 	} else {
 		err = format(stdout, report)
 	}
@@ -248,6 +251,28 @@ func tuneGC() {
 	}
 }
 
+// defaultFormat is the full form on a terminal, where a person reads the
+// findings, and the concise one line a finding elsewhere (pipes, files,
+// CI logs, editors), as ruff does.
+func defaultFormat(stdout io.Writer) string {
+	if isTerminal(stdout) {
+		return "full"
+	}
+	return "concise"
+}
+
+// isTerminal reports whether w is a character device. The standard library
+// tells no more without a dependency; the other character devices
+// (/dev/null) take the full form harmlessly.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
 // validate checks flag combinations before any work is done.
 func (o *checkOptions) validate(paths []string) error {
 	switch {
@@ -261,7 +286,7 @@ func (o *checkOptions) validate(paths []string) error {
 		return errors.New("--add-noqa cannot be combined with --baseline, --write-baseline or --statistics")
 	case o.baseline != "" && o.writeBaseline != "":
 		return errors.New("--baseline and --write-baseline cannot be combined: --write-baseline records every current finding")
-	case o.statistics && o.format != "text" && o.format != "json":
+	case o.statistics && !slices.Contains([]string{"full", "concise", "text", "json"}, o.format):
 		return fmt.Errorf("--statistics prints text or json, not %s", o.format)
 	}
 	return nil

@@ -69,7 +69,7 @@ func projectDir(t *testing.T) string {
 // placeholder so the golden file does not depend on the machine.
 func TestGoldenFormats(t *testing.T) {
 	dir := projectDir(t)
-	for _, format := range []string{"text", "json", "github", "sarif"} {
+	for _, format := range []string{"full", "concise", "json", "github", "sarif"} {
 		t.Run(format, func(t *testing.T) {
 			o := runMain(t, dir, nil, "--format", format)
 			assert.Equal(t, ExitFindings, o.code, o.stderr)
@@ -88,7 +88,7 @@ func TestTextOutputAndExitCodes(t *testing.T) {
 	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\n"+
 		"pkg/odd, name.py:1:19: SGL000 syntax error: unexpected `3`\n"+
 		"pkg/sender.py:3:39: SGL000 syntax error: unexpected `req`\n"+
-		"Found 3 problems in 3 files.\n", o.stdout, "default excludes skip .venv and build; noqa applies")
+		"Found 3 problems in 3 files: 3 errors (SGL000 ×3).\n", o.stdout, "default excludes skip .venv and build; noqa applies")
 
 	o = runMain(t, dir, nil, "--exit-zero")
 	assert.Equal(t, ExitClean, o.code)
@@ -119,7 +119,7 @@ func TestExclude(t *testing.T) {
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 	o = runMain(t, dir, nil, "--exclude", "pkg/*.py")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
 	o = runMain(t, dir, nil, "--exclude", "[")
 	assert.Equal(t, outcome{ExitError, "", "sglint: [: invalid exclude glob\n"}, o, "a usage error: no report on stdout")
 }
@@ -228,7 +228,7 @@ func TestExplicitFileWhateverItsName(t *testing.T) {
 	assert.Equal(t, ExitFindings, o.code, o.stderr)
 	assert.Equal(t, "script:1:5: SGL000 syntax error: unexpected `=`\n"+
 		"x.py/inner.py:1:5: SGL000 syntax error: unexpected `=`\n"+
-		"Found 2 problems in 2 files.\n", o.stdout)
+		"Found 2 problems in 2 files: 2 errors (SGL000 ×2).\n", o.stdout)
 }
 
 func TestAbsolutePathsDisplayRelative(t *testing.T) {
@@ -240,7 +240,7 @@ func TestAbsolutePathsDisplayRelative(t *testing.T) {
 func TestStdin(t *testing.T) {
 	o := runMain(t, t.TempDir(), strings.NewReader("def f(:\n    pass\n"), "-")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "-:1:7: SGL000 syntax error: missing `)`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "-:1:7: SGL000 syntax error: missing `)`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
 }
 
 func TestNoPythonFiles(t *testing.T) {
@@ -260,7 +260,7 @@ func TestDeterministicAcrossJobs(t *testing.T) {
 		}
 		putFile(t, dir, fmt.Sprintf("p%d/m%02d.py", i%7, i), src)
 	}
-	for _, format := range []string{"text", "json", "sarif"} {
+	for _, format := range []string{"full", "concise", "json", "sarif"} {
 		one := runMain(t, dir, nil, "-j", "1", "--format", format)
 		for _, jobs := range []string{"2", "4", "16"} {
 			many := runMain(t, dir, nil, "--jobs", jobs, "--format", format)
@@ -292,7 +292,7 @@ func TestInternalErrorNamesFile(t *testing.T) {
 	putFile(t, dir, "bad.py", "x = = 1\n")
 	o := runMain(t, dir, nil)
 	assert.Equal(t, ExitError, o.code)
-	assert.Equal(t, "bad.py:1:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "bad.py:1:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file: 1 error (SGL000); 1 file hit an internal error.\n", o.stdout)
 	assert.True(t, strings.HasPrefix(o.stderr, "sglint: boom.py: internal error: rule SGL999 panicked: assignment to entry in nil map\n"), o.stderr)
 	assert.Contains(t, o.stderr, "is a bug in sglint")
 

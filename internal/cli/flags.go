@@ -16,7 +16,8 @@ Usage: sglint [flags] [PATH...]   check *.py files under PATH (default .)
        sglint version
 
 Flags:
-  --format FORMAT       text (default), json, github, sarif
+  --format FORMAT       full (default on a terminal), concise (elsewhere),
+                        json, github, sarif
   --select RULES        run only these rules (IDs, prefixes, names, ALL)
   --extend-select RULES add rules to the selection
   --ignore RULES        do not run these rules
