@@ -17,8 +17,10 @@ import (
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/output"
+	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/rules"
+	"github.com/sglint/sglint/rules/recordraise"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
@@ -186,6 +188,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if set.context[p.Path] && !p.Internal {
 			continue // a context file nobody asked about
 		}
+		p = namedSkipFails(p, set)
 		problems = append(problems, p)
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
@@ -200,6 +203,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		analyzer.SortDiagnostics(diags)
 	}
 	diags = reportedOnly(diags, set, cfg)
+	notRun := rulesNotRun(selected, recs, cfg.Selection, &o, stderr)
 
 	switch {
 	case o.addNoqa:
@@ -220,6 +224,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Problems:    append(set.problems, problems...),
 		Rules:       selected,
 		Files:       res.Files,
+		NotRun:      notRun,
 		SrcRoot:     cwd,
 		CodeFlow:    chainOf,
 	}
@@ -290,6 +295,44 @@ func (o *checkOptions) validate(paths []string) error {
 		return fmt.Errorf("--statistics prints text or json, not %s", o.format)
 	}
 	return nil
+}
+
+// namedSkipFails makes a file skipped on purpose (binary, too large) an
+// error when it was named on the command line: it was asked for and not
+// checked. Met in a walk, it stays a warning.
+func namedSkipFails(p analyzer.Problem, set *inputSet) analyzer.Problem {
+	if p.Warning && set.explicit[p.Path] {
+		p.Warning = false
+		p.Message = "cannot be checked: " + strings.TrimSuffix(p.Message, ", skipped")
+	}
+	return p
+}
+
+// rulesNotRun lists the selected rules that cannot run, saying why on
+// stderr when the selection names them by ID or name (SGL010 is on by
+// default and quietly idle without records; named, it deserves a word).
+func rulesNotRun(selected []*analyzer.Rule, recs *records.Set, cfgSel analyzer.Selection, o *checkOptions, stderr io.Writer) []output.NotRun {
+	if !slices.Contains(selected, recordraise.Rule) || recs.Len() > 0 {
+		return nil
+	}
+	named := append(append(append(slices.Clone(cfgSel.Select), cfgSel.ExtendSelect...), o.selected...), o.extendSelected...)
+	if !namesRule(named, recordraise.Rule) {
+		return nil
+	}
+	fmt.Fprintf(stderr, "sglint: warning: %s (%s) cannot run: no error records are loaded; give --records PATH or set records = [...] in [tool.sglint] (docs/records.md)\n",
+		recordraise.Rule.ID, recordraise.Rule.Name)
+	return []output.NotRun{{Rule: recordraise.Rule, Reason: "no records are loaded"}}
+}
+
+// namesRule reports whether a selector names r by its ID or name (a prefix
+// such as SGL, which every config may hold, does not single it out).
+func namesRule(selectors []string, r *analyzer.Rule) bool {
+	for _, s := range selectors {
+		if strings.EqualFold(s, r.ID) || s == r.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // reportedOnly keeps the findings in files the run reports on (a rule may
