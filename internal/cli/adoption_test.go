@@ -182,14 +182,14 @@ func TestBaselineFlags(t *testing.T) {
 	assert.Equal(t, outcome{ExitClean, "", "sglint: wrote sglint-baseline.json: 2 finding(s) in 1 entry\n"}, o)
 
 	o = runMain(t, dir, nil, "--baseline", "sglint-baseline.json")
-	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", "sglint: baseline sglint-baseline.json hid 2 finding(s)\n"}, o)
+	assert.Equal(t, outcome{ExitClean, "No problems found in 1 file; the baseline hid 2 findings.\n", "sglint: baseline sglint-baseline.json hid 2 finding(s)\n"}, o)
 
 	// Lines added above and one old finding removed: one hidden, one stale,
 	// the new call reported.
 	putFile(t, dir, "pkg/conn.py", "import os\n\n\ndef push():\n    send(1)\n    send(2)\n")
 	o = runMain(t, dir, nil, "--baseline", "sglint-baseline.json")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "pkg/conn.py:6:5: SGL990 call to send\nFound 1 problem in 1 file: 1 warning (SGL990).\n", o.stdout)
+	assert.Equal(t, "pkg/conn.py:6:5: SGL990 call to send\nFound 1 problem in 1 file: 1 warning (SGL990); the baseline hid 1 finding.\n", o.stdout)
 	assert.Equal(t, "sglint: baseline sglint-baseline.json hid 1 finding(s)\n"+
 		"sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): SGL990 pkg/conn.py in push (line hash "+
 		lineHash(t, "send(1)")+") x1: call to send\n", o.stderr)

@@ -75,7 +75,7 @@ func TestNamedSkippedFileIsAnError(t *testing.T) {
 func TestSelectedRuleThatCannotRun(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "conn.py", "x = 1\n")
-	const warning = "sglint: warning: SGL010 (record-raise-reachable) cannot run: no error records are loaded; " +
+	const warning = "sglint: warning: SGL010 (record-raise-reachable) cannot run: no records are loaded; " +
 		"give --records PATH or set records = [...] in [tool.sglint] (docs/records.md)\n"
 	o := runMain(t, dir, nil, "--select", "SGL010")
 	assert.Equal(t, outcome{ExitClean, "No problems found in 1 file; SGL010 did not run (no records are loaded).\n", warning}, o)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -114,11 +115,32 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		o.jobs = runtime.NumCPU()
 	}
 	co := &checkOptions{configFile: o.configFile, excludes: o.excludes, respectGitignore: o.respectGitignore}
-	cfg, ok := loadConfig(co, paths, registry(), stderr)
-	if !ok {
+	resolver, err := config.NewResolver(o.configFile, registry())
+	if err != nil {
+		printErrors[config.Errors](stderr, err)
 		return ExitError
 	}
-	rpaths := recordPaths(cfg, o.records)
+	found := findInputs(paths, discoverOptions(resolver, co), stdin, "")
+	// The records of every configuration the files are under, each once.
+	var rpaths []string
+	for _, in := range found.inputs {
+		if in.Report {
+			cfg := resolver.ForFile(in.Abs)
+			if err := resolver.Err(cfg); err != nil {
+				printErrors[config.Errors](stderr, err)
+				return ExitError
+			}
+			for _, p := range recordPaths(cfg, nil) {
+				if !slices.Contains(rpaths, p) {
+					rpaths = append(rpaths, p)
+				}
+			}
+		}
+	}
+	if len(found.inputs) == 0 {
+		rpaths = recordPaths(resolver.ForDir("."), nil)
+	}
+	rpaths = append(rpaths, o.records...)
 	if len(rpaths) == 0 {
 		return usageError(stdout, stderr, errors.New("no records: give --records PATH or set records = [...] in the config"))
 	}
@@ -127,7 +149,6 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	failed := false
-	found := findInputs(paths, discoverOptions(cfg, co), stdin, "")
 	for _, p := range found.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
