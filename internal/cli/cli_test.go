@@ -240,7 +240,7 @@ func TestAbsolutePathsDisplayRelative(t *testing.T) {
 func TestStdin(t *testing.T) {
 	o := runMain(t, t.TempDir(), strings.NewReader("def f(:\n    pass\n"), "-")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "-:1:7: SGL000 syntax error: missing `)`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
+	assert.Equal(t, "-:1:6: SGL000 syntax error: `(` was never closed\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
 }
 
 func TestNoPythonFiles(t *testing.T) {
@@ -307,7 +307,7 @@ func TestRulesCommand(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(o.stdout, "\n"), "\n")
 	require.Len(t, lines, 1+len(rules.All()))
 	assert.Regexp(t, `^ID\s+NAME\s+SEVERITY\s+DEFAULT\s+TITLE$`, lines[0])
-	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+File does not parse as Python$`, lines[1])
+	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+File sglint cannot parse \(not a full syntax check\)$`, lines[1])
 
 	o = runMain(t, "", nil, "rules", "extra")
 	assert.Equal(t, ExitError, o.code)
@@ -316,7 +316,7 @@ func TestRulesCommand(t *testing.T) {
 func TestExplainCommand(t *testing.T) {
 	o := runMain(t, "", nil, "explain", "SGL000")
 	assert.Equal(t, ExitClean, o.code)
-	assert.True(t, strings.HasPrefix(o.stdout, "# syntax-error (SGL000)\n\nFile does not parse as Python.\n\nSeverity: error.\n\n## What it does\n"), o.stdout)
+	assert.True(t, strings.HasPrefix(o.stdout, "# syntax-error (SGL000)\n\nFile sglint cannot parse (not a full syntax check).\n\nSeverity: error.\n\n## What it does\n"), o.stdout)
 	assert.Contains(t, o.stdout, "## Known limits")
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "sgl000"))
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "syntax-error"))
