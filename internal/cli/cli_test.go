@@ -321,10 +321,12 @@ func TestExplainCommand(t *testing.T) {
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "sgl000"))
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "syntax-error"))
 
+	const noRecords = "Run 'sglint rules' for the list. No error records are loaded, so record ids and slugs are not known: " +
+		"load them with --records PATH, or records = [\"records\"] under [tool.sglint].\n"
 	o = runMain(t, "", nil, "explain", "SGL0000")
-	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\nRun 'sglint rules' for the list (to explain an error record, load it with --records PATH).\n"}, o)
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\n" + noRecords}, o)
 	o = runMain(t, "", nil, "explain", "E501")
-	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\nRun 'sglint rules' for the list (to explain an error record, load it with --records PATH).\n"}, o)
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\n" + noRecords}, o)
 	o = runMain(t, "", nil, "explain")
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "explain takes one rule ID or name")

@@ -95,3 +95,14 @@ func commandOutput(t *testing.T, readme, command string) string {
 func TestReadmeStaysShort(t *testing.T) {
 	assert.LessOrEqual(t, strings.Count(repoFile(t, "README.md"), "\n"), 250)
 }
+
+// The README says where a project keeps its records, with a configuration
+// that loads: a folder of the repository named by records.
+func TestReadmeSaysWhereRecordsLive(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pyproject.toml")
+	require.NoError(t, os.WriteFile(file, []byte(docBlock(t, "README.md", "## Error records", "toml")), 0o644))
+	c, err := config.Load(file, registry())
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(dir, "records")}, c.Records)
+}
