@@ -198,6 +198,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if internal {
 		fmt.Fprintln(stderr, "sglint: an internal error is a bug in sglint: please report it with the message above; the other files were checked")
 	}
+	for _, w := range res.noqa {
+		fmt.Fprintf(stderr, "sglint: %s\n", w)
+	}
 	diags := res.diags
 	hidden := 0
 	switch {

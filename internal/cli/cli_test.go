@@ -175,10 +175,10 @@ func TestSelectIgnore(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	dir := projectDir(t)
 	cases := map[string][]string{
-		"unknown format \"xml\"":                     {"--format", "xml"},
-		"flag provided but not defined: -frobnicate": {"--frobnicate"},
-		"--jobs must be at least 1":                  {"-j", "-1"},
-		"invalid value \"x\" for flag -jobs":         {"--jobs", "x"},
+		"unknown format \"xml\"":              {"--format", "xml"},
+		"unknown flag --frobnicate":           {"--frobnicate"},
+		"--jobs must be at least 1":           {"-j", "-1"},
+		"invalid value \"x\" for flag --jobs": {"--jobs", "x"},
 	}
 	for want, args := range cases {
 		o := runMain(t, dir, nil, args...)

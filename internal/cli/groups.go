@@ -10,6 +10,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/output"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules/recordraise"
@@ -152,6 +153,7 @@ type checked struct {
 	notRun   []output.NotRun
 	stats    []*analyzer.Stats
 	byGroup  [][]analyzer.Diagnostic // diags split by group, for the baseline
+	noqa     []string                // warnings on suppression comments that suppress nothing
 }
 
 // runGroups runs the engine once per group over the whole input set and
@@ -178,6 +180,7 @@ func runGroups(set *inputSet, gs *grouping, o *checkOptions, store *cache.Store,
 				out.problems = append(out.problems, p)
 			}
 		}
+		out.noqa = append(out.noqa, invalidNoqa(res.Noqa, all)...)
 		diags := res.Diagnostics
 		if slices.Contains(g.rules, unusednoqa.Rule) {
 			diags = append(diags, unusednoqa.Check(res.Noqa, g.rules, all)...)
@@ -246,6 +249,32 @@ func ranRules(gs []*group, all []*analyzer.Rule) []*analyzer.Rule {
 				out = append(out, r)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// invalidNoqa warns about each `# noqa:` followed by something other than
+// rule codes, in the files reported on: it suppresses nothing, silently
+// otherwise. A rule's name gets its code.
+func invalidNoqa(sets []*noqa.Set, all []*analyzer.Rule) []string {
+	var out []string
+	for _, set := range sets {
+		for _, d := range set.Directives {
+			if !d.Invalid {
+				continue
+			}
+			why := "a rule code must follow the colon, e.g. `# noqa: SGL004`"
+			if w := d.Word(); w != "" {
+				why = "noqa comments take rule codes, e.g. `# noqa: SGL004`"
+				for _, r := range all {
+					if r.Name == w {
+						why = fmt.Sprintf("noqa comments take rule codes, not names: write `# noqa: %s`", r.ID)
+					}
+				}
+				why += " (ruff and flake8 read these comments too, and flake8 takes any other word for a bare `# noqa` that silences everything)"
+			}
+			out = append(out, fmt.Sprintf("%s:%d:%d: warning: `%s` suppresses nothing: %s", set.Path, d.Start.Line, d.Start.Column, d.Text, why))
 		}
 	}
 	return out
