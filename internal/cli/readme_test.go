@@ -106,3 +106,14 @@ func TestReadmeSaysWhereRecordsLive(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{filepath.Join(dir, "records")}, c.Records)
 }
+
+// The README's first finding is the full form a terminal shows, verbatim.
+func TestReadmeShowsTheFullForm(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	block := docBlock(t, "README.md", "## What it finds", "")
+	o := runMain(t, root, nil, "--no-cache", "--format", "full", "./testdata/example")
+	require.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Contains(t, o.stdout, block)
+	assert.True(t, strings.HasPrefix(block, "error[SGL001]: `src` may be empty here\n"), block)
+}
