@@ -72,3 +72,35 @@ func TestFrame(t *testing.T) {
 	assert.Equal(t, "a\uFFFDb", src)
 	assert.Equal(t, " ^", caret)
 }
+
+// Whatever the message, cutting it neither panics nor loses a word: every
+// word but the record citation is in the heading, the why or the help.
+func FuzzSplitMessage(f *testing.F) {
+	for _, s := range []string{
+		"syntax error: unexpected `=`",
+		"`a` (b (c) `)`) may be: x; y. Z (record R1 slug); hint: Do it",
+		"RuntimeError(\"x (y\") from `f` can escape: no check. Fix it",
+		"(record R1) ((( `unclosed",
+		strings.Repeat("word ", 40) + ". Then",
+		"",
+	} {
+		f.Add(s, "R1")
+	}
+	rule := &analyzer.Rule{ID: "SGL001", Title: "the title"}
+	f.Fuzz(func(t *testing.T, msg, record string) {
+		p := splitMessage(&analyzer.Diagnostic{Rule: rule, Message: msg, Record: record})
+		kept := p.heading + " " + p.why + " " + p.help
+		cited := dropCitation(oneLine(msg), record)
+		if record == "" {
+			cited = oneLine(msg)
+		}
+		for _, w := range strings.Fields(cited) {
+			if w == "hint:" && strings.Contains(cited, "; hint: ") {
+				continue // the help's label
+			}
+			if w = strings.Trim(w, ".;:,"); w != "" && !strings.Contains(kept, w) {
+				t.Fatalf("%q lost %q: %+v", msg, w, p)
+			}
+		}
+	})
+}

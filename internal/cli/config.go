@@ -13,18 +13,11 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 )
 
-// loadConfig resolves the configuration: --config, else the file found by
-// walking up from the first path (the --stdin-filename path when reading
-// standard input). Every problem in the file is printed with its line.
-func loadConfig(o *checkOptions, paths []string, all []*analyzer.Rule, stderr io.Writer) (*config.Config, bool) {
-	first := "."
-	switch {
-	case o.stdinFilename != "":
-		first = o.stdinFilename
-	case len(paths) > 0 && paths[0] != "-":
-		first = paths[0]
-	}
-	cfg, err := config.Resolve(o.configFile, first, all)
+// workdirConfig is the configuration of the working directory (--config
+// when given), for commands that check no file: explain reads its records.
+// Every problem in the file is printed with its line.
+func workdirConfig(configFile string, all []*analyzer.Rule, stderr io.Writer) (*config.Config, bool) {
+	cfg, err := config.Resolve(configFile, ".", all)
 	if err != nil {
 		printErrors[config.Errors](stderr, err)
 		return nil, false

@@ -386,8 +386,7 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 	if sec := findSection(key); sec != nil {
 		return sectionDoc(sec), ExitClean
 	}
-	co := &checkOptions{configFile: configFile}
-	cfg, ok := loadConfig(co, []string{"."}, registry(), stderr)
+	cfg, ok := workdirConfig(configFile, registry(), stderr)
 	if !ok {
 		return "", ExitError
 	}
