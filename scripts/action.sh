@@ -2,13 +2,13 @@
 # The logic of action.yml, kept in a script so that it runs (and is tested)
 # outside GitHub. Environment:
 #   SGLINT                  the sglint binary (default: sglint on PATH)
-#   INPUT_PATHS             paths to check, separated by whitespace (default .)
-#   INPUT_ARGS              extra sglint arguments, separated by whitespace
-#                           (no quoting; do not pass --format)
+#   INPUT_PATHS             paths to check, as shell words (default .)
+#   INPUT_ARGS              extra sglint arguments, as shell words (not
+#                           --format: the action chooses the formats)
 #   INPUT_SARIF_FILE        when set, also write SARIF 2.1.0 there
 #   INPUT_FAIL_ON_FINDINGS  "true" (default) or "false"
 #   GITHUB_STEP_SUMMARY     Markdown job summary, appended to when set
-#   GITHUB_OUTPUT           step outputs (findings, exit-code), when set
+#   GITHUB_OUTPUT           step outputs (findings, exit-code, sarif-file), when set
 # Exit status: sglint's, except that findings exit 0 when
 # INPUT_FAIL_ON_FINDINGS is false. Errors (2) always fail.
 set -uo pipefail
@@ -20,14 +20,69 @@ case "$fail_on_findings" in
   *) echo "::error title=sglint::fail-on-findings must be true or false, not '$fail_on_findings'"; exit 2 ;;
 esac
 
-# Split the inputs on whitespace without expanding globs.
-set -f
-# shellcheck disable=SC2206  # splitting is the point; globbing is off
-paths=(${INPUT_PATHS:-})
-# shellcheck disable=SC2206
-args=(${INPUT_ARGS:-})
-set +f
+# words sets WORDS to the shell words of $1 as a shell splits them, without
+# expanding anything: blanks and newlines separate; '...' quotes; "..."
+# quotes with \ escaping \, ", $ and `; \ outside quotes escapes the next
+# character. A quote left open is an error (status 1). No eval: the inputs
+# never run as code.
+words() {
+  local s=$1 word="" inword=0 quote="" c next i=0
+  WORDS=()
+  while [ "$i" -lt "${#s}" ]; do
+    c=${s:i:1}
+    if [ -n "$quote" ]; then
+      if [ "$c" = "$quote" ]; then
+        quote=""
+      elif [ "$quote" = '"' ] && [ "$c" = '\' ] && [[ ${s:i+1:1} == [\\\"\$\`] ]]; then
+        i=$((i + 1))
+        word+=${s:i:1}
+      else
+        word+=$c
+      fi
+    else
+      case $c in
+        ' ' | $'\t' | $'\n' | $'\r')
+          if [ "$inword" = 1 ]; then
+            WORDS+=("$word")
+            word="" inword=0
+          fi
+          ;;
+        "'" | '"') quote=$c inword=1 ;;
+        '\')
+          i=$((i + 1))
+          next=${s:i:1}
+          if [ "$next" != $'\n' ]; then # backslash-newline joins lines
+            word+=$next inword=1
+          fi
+          ;;
+        *) word+=$c inword=1 ;;
+      esac
+    fi
+    i=$((i + 1))
+  done
+  [ -z "$quote" ] || return 1
+  [ "$inword" = 0 ] || WORDS+=("$word")
+}
+
+if ! words "${INPUT_PATHS:-}"; then
+  echo "::error title=sglint::paths has an unclosed quote: ${INPUT_PATHS:-}"
+  exit 2
+fi
+paths=("${WORDS[@]}")
+if ! words "${INPUT_ARGS:-}"; then
+  echo "::error title=sglint::args has an unclosed quote: ${INPUT_ARGS:-}"
+  exit 2
+fi
+args=("${WORDS[@]}")
 [ ${#paths[@]} -gt 0 ] || paths=(.)
+for a in "${args[@]}"; do
+  case $a in
+    --format | --format=* | -format | -format=*)
+      echo "::error title=sglint::args must not set --format: the action runs sglint with --format github for the annotations and the summary, and --format sarif for sarif-file"
+      exit 2
+      ;;
+  esac
+done
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -39,13 +94,27 @@ trap 'rm -f "$out"' EXIT
 code=$?
 cat "$out"
 
+# SARIF for code scanning, only from a run that checked everything asked
+# for: an empty file (a config error prints nothing) fails the upload, and a
+# partial one would close the alerts of the files that were not checked.
+sarif_written=""
 if [ -n "${INPUT_SARIF_FILE:-}" ]; then
-  mkdir -p "$(dirname "$INPUT_SARIF_FILE")"
-  "$sglint" --format sarif --exit-zero "${args[@]}" "${paths[@]}" >"$INPUT_SARIF_FILE" 2>/dev/null
-  sarif_code=$?
-  if [ "$sarif_code" -ne 0 ]; then
-    echo "::error title=sglint::writing SARIF to $INPUT_SARIF_FILE failed (exit $sarif_code)"
-    code=2
+  rm -f "$INPUT_SARIF_FILE" # never a stale file from an earlier run
+  if [ "$code" -ge 2 ]; then
+    echo "::warning title=sglint::no SARIF written to $INPUT_SARIF_FILE: sglint failed (exit $code); see the errors above"
+  else
+    mkdir -p "$(dirname "$INPUT_SARIF_FILE")"
+    sarif_tmp=$(mktemp)
+    "$sglint" --format sarif --exit-zero "${args[@]}" "${paths[@]}" >"$sarif_tmp" 2>/dev/null
+    sarif_code=$?
+    if [ "$sarif_code" -eq 0 ] && [ -s "$sarif_tmp" ]; then
+      mv "$sarif_tmp" "$INPUT_SARIF_FILE"
+      sarif_written=$INPUT_SARIF_FILE
+    else
+      rm -f "$sarif_tmp"
+      echo "::error title=sglint::writing SARIF to $INPUT_SARIF_FILE failed (exit $sarif_code)"
+      code=2
+    fi
   fi
 fi
 
@@ -76,6 +145,9 @@ location() {
 LC_ALL=C
 finding='^(.+):([0-9]+):([0-9]+): (SGL[0-9]{3}) (.*)$'
 findings=$(grep -v '^::' "$out" | grep -Ec '^.+:[0-9]+:[0-9]+: SGL[0-9]{3} ')
+# sglint's own closing line: findings by severity and rule, what was not
+# checked, what the baseline hid.
+verdict=$(grep -E '^(Found [0-9]+ problems? in|No problems found|Nothing was checked|All checks passed)' "$out" | tail -n 1)
 
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   {
@@ -85,10 +157,13 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
       echo "sglint failed (exit $code); see the step log."
       echo
     fi
-    if [ "$findings" -eq 0 ]; then
-      [ "$code" -ge 2 ] || echo "All checks passed."
-    else
+    if [ -n "$verdict" ]; then
+      md "$verdict"
+      echo "$REPLY"
+    elif [ "$findings" -gt 0 ]; then
       echo "$findings finding(s)."
+    fi
+    if [ "$findings" -gt 0 ]; then
       echo
       echo "| Rule | Location | Message |"
       echo "| --- | --- | --- |"
@@ -118,6 +193,7 @@ if [ -n "${GITHUB_OUTPUT:-}" ]; then
   {
     echo "findings=$findings"
     echo "exit-code=$code"
+    echo "sarif-file=$sarif_written"
   } >>"$GITHUB_OUTPUT"
 fi
 

@@ -49,16 +49,17 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 
 	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_SARIF_FILE=out/sglint.sarif")
 	assert.Equal(t, 1, code, stdout)
-	assert.Contains(t, stdout, "::error title=sglint (SGL000),file=pkg/conn.py,line=1,")
+	assert.Regexp(t, "::error title=SGL000%3A syntax error%3A [^,]*,file=pkg/conn.py,line=1,", stdout)
 	assert.Contains(t, stdout, "\npkg/mooncake/conn.py:1:5: SGL000 ", "plain lines follow the annotations")
 
 	summary := read(t, e.summary)
-	assert.True(t, strings.HasPrefix(summary, "### sglint\n\n3 finding(s).\n\n| Rule | Location | Message |\n| --- | --- | --- |\n"), summary)
+	assert.True(t, strings.HasPrefix(summary, "### sglint\n\nFound 3 problems in 3 files: 3 errors (SGL000 ×3).\n\n"+
+		"| Rule | Location | Message |\n| --- | --- | --- |\n"), summary)
 	assert.Contains(t, summary, "| SGL000 | pkg/mooncake/conn.py:1:5 | syntax error: unexpected `=` |")
 	assert.Contains(t, summary, "| SGL000 | pkg/pipe \\| &lt;tag&gt;.py:1:5 |")
 	assert.NotContains(t, summary, "suppressed.py")
 	assert.NotContains(t, summary, "not_checked.py")
-	assert.Equal(t, "findings=3\nexit-code=1\n", read(t, e.output))
+	assert.Equal(t, "findings=3\nexit-code=1\nsarif-file=out/sglint.sarif\n", read(t, e.output))
 
 	sarif, err := os.ReadFile(filepath.Join(e.dir, "out", "sglint.sarif"))
 	require.NoError(t, err)
@@ -77,7 +78,40 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(e.dir, "pyproject.toml"), []byte("[tool.sglint]\nselct = []\n"), 0o644))
 	e2 := e
 	e2.summary, e2.output = filepath.Join(e.dir, "summary2.md"), filepath.Join(e.dir, "output2.txt")
-	_, code = e2.run(t, bin, "INPUT_PATHS=pkg", "INPUT_FAIL_ON_FINDINGS=false")
+	_, code = e2.run(t, bin, "INPUT_PATHS=pkg", "INPUT_FAIL_ON_FINDINGS=false", "INPUT_SARIF_FILE=out/sglint.sarif")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\n", read(t, e2.summary))
+	assert.NoFileExists(t, filepath.Join(e.dir, "out", "sglint.sarif"), "no empty SARIF for the upload step after an error")
+	assert.Equal(t, "findings=0\nexit-code=2\nsarif-file=\n", read(t, e2.output))
+}
+
+// Issue 17, point 7, as a user adopts the action: record a baseline once
+// (the step the README shows), then the action passes with it, and its
+// job summary says how many findings the baseline hid. args take quotes.
+func TestActionScriptWithBaseline(t *testing.T) {
+	requireTool(t, "bash")
+	bin := buildSglint(t)
+	e := newActionEnv(t)
+	for name, src := range map[string]string{
+		"python/pyproject.toml": "[tool.sglint]\nignore = []\n",
+		"python/kv/old.py":      "x = = 1\n",
+		"python/kv/also old.py": "y = = 2\n",
+		"python/kv/fine.py":     "z = 3\n",
+	} {
+		p := filepath.Join(e.dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(e.dir, "ci", "baselines"), 0o755))
+	cmd := exec.Command(bin, "--write-baseline", "ci/baselines/sglint baseline.json", "python")
+	cmd.Dir = e.dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	stdout, code := e.run(t, bin, "INPUT_PATHS=python", `INPUT_ARGS=--baseline "ci/baselines/sglint baseline.json"`,
+		"INPUT_SARIF_FILE=sglint.sarif")
+	assert.Equal(t, 0, code, stdout)
+	assert.Equal(t, "### sglint\n\nNo problems found in 3 files; the baseline hid 2 findings.\n", read(t, e.summary))
+	assert.Equal(t, "findings=0\nexit-code=0\nsarif-file=sglint.sarif\n", read(t, e.output))
+	assert.FileExists(t, filepath.Join(e.dir, "sglint.sarif"))
 }

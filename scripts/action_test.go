@@ -66,6 +66,7 @@ func fakeSglint(t *testing.T, dir, stdout string, code int) string {
 	t.Helper()
 	p := filepath.Join(dir, "fake-sglint")
 	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + filepath.Join(dir, "args.log") + "'\n" +
+		"printf '[%s]' \"$@\" >>'" + filepath.Join(dir, "argv.log") + "'; echo >>'" + filepath.Join(dir, "argv.log") + "'\n" +
 		"case \"$2\" in sarif) echo '{}'; exit 0;; esac\n" +
 		"cat <<'OUT'\n" + stdout + "OUT\nexit " + string(rune('0'+code)) + "\n"
 	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
@@ -90,14 +91,14 @@ func TestActionScriptSummaryAndExitCodes(t *testing.T) {
 	assert.Equal(t, "{}\n", read(t, filepath.Join(e.dir, "reports/sglint.sarif")))
 	assert.Equal(t, `### sglint
 
-2 finding(s).
+Found 2 problems in 2 files.
 
 | Rule | Location | Message |
 | --- | --- | --- |
 | SGL001 | a.py:3:5 | send before ready |
 | SGL002 | dir with space/b.py:10:1 | compare a \| b &lt;tag&gt; &amp; more |
 `, read(t, e.summary))
-	assert.Equal(t, "findings=2\nexit-code=1\n", read(t, e.output))
+	assert.Equal(t, "findings=2\nexit-code=1\nsarif-file=reports/sglint.sarif\n", read(t, e.output))
 
 	// fail-on-findings: false turns findings into success.
 	e = newActionEnv(t)
@@ -121,7 +122,7 @@ func TestActionScriptCleanAndErrors(t *testing.T) {
 	_, code := e.run(t, fakeSglint(t, e.dir, "All checks passed.\n", 0))
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "### sglint\n\nAll checks passed.\n", read(t, e.summary))
-	assert.Equal(t, "findings=0\nexit-code=0\n", read(t, e.output))
+	assert.Equal(t, "findings=0\nexit-code=0\nsarif-file=\n", read(t, e.output))
 
 	e = newActionEnv(t)
 	_, code = e.run(t, fakeSglint(t, e.dir, "", 2), "INPUT_FAIL_ON_FINDINGS=false")
@@ -145,7 +146,77 @@ func TestActionScriptSummaryBudget(t *testing.T) {
 	assert.Equal(t, 1, code)
 	summary := read(t, e.summary)
 	assert.Less(t, len(summary), 1<<20, "GitHub's step summary limit")
-	assert.Contains(t, summary, "1000 finding(s).")
+	assert.Contains(t, summary, "\n1000 finding(s).\n", "without sglint's closing line, the count")
 	assert.Regexp(t, `\n\d+ more finding\(s\) are not shown here`, summary)
-	assert.Equal(t, "findings=1000\nexit-code=1\n", read(t, e.output))
+	assert.Equal(t, "findings=1000\nexit-code=1\nsarif-file=\n", read(t, e.output))
+}
+
+// Issue 17, point 7: args are split as a shell splits them (quotes, no
+// expansion), and --format in args is refused: the action chooses it.
+func TestActionScriptArgsAsShellWords(t *testing.T) {
+	e := newActionEnv(t)
+	bin := fakeSglint(t, e.dir, "All checks passed.\n", 0)
+	_, code := e.run(t, bin, `INPUT_ARGS=--baseline "ci/my baseline.json" --exclude 'python/sglang/test/**' --records $HOME`,
+		"INPUT_PATHS=python 'bench marks'")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "--format github --baseline ci/my baseline.json --exclude python/sglang/test/** --records $HOME python bench marks\n",
+		read(t, filepath.Join(e.dir, "args.log")))
+	argv := read(t, filepath.Join(e.dir, "argv.log"))
+	assert.Equal(t, "[--format][github][--baseline][ci/my baseline.json][--exclude][python/sglang/test/**][--records][$HOME][python][bench marks]\n", argv,
+		"one argument a word, nothing expanded")
+
+	for _, args := range []string{"--format json", "--format=sarif", "--select SGL001 -format text"} {
+		e = newActionEnv(t)
+		stdout, code := e.run(t, fakeSglint(t, e.dir, "", 0), "INPUT_ARGS="+args)
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, stdout, "::error title=sglint::args must not set --format", args)
+		assert.NoFileExists(t, filepath.Join(e.dir, "args.log"), "sglint did not run: %s", args)
+	}
+	e = newActionEnv(t)
+	stdout, code := e.run(t, fakeSglint(t, e.dir, "", 0), `INPUT_ARGS=--baseline "open`)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stdout, "args has an unclosed quote")
+}
+
+// After an error no SARIF file is left for the upload step (an empty one
+// fails it; a partial one closes alerts), and the sarif-file output is
+// empty; the summary carries sglint's own closing line.
+func TestActionScriptNoSARIFAfterError(t *testing.T) {
+	e := newActionEnv(t)
+	sarif := filepath.Join(e.dir, "out", "sglint.sarif")
+	require.NoError(t, os.MkdirAll(filepath.Dir(sarif), 0o755))
+	require.NoError(t, os.WriteFile(sarif, []byte("{stale}"), 0o644))
+	stdout, code := e.run(t, fakeSglint(t, e.dir, "Nothing was checked; 1 path could not be read.\n", 2), "INPUT_SARIF_FILE=out/sglint.sarif")
+	assert.Equal(t, 2, code)
+	assert.NoFileExists(t, sarif)
+	assert.Contains(t, stdout, "::warning title=sglint::no SARIF written to out/sglint.sarif: sglint failed (exit 2)")
+	assert.Equal(t, "findings=0\nexit-code=2\nsarif-file=\n", read(t, e.output))
+	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\nNothing was checked; 1 path could not be read.\n", read(t, e.summary))
+	assert.Equal(t, "--format github .\n", read(t, filepath.Join(e.dir, "args.log")), "no second run for SARIF")
+}
+
+// The documented workflows are the ones that work for a new user: a
+// baseline recorded once before the workflow uses it, the permissions
+// private repositories need, and an upload that skips a missing file and
+// forks' read-only tokens.
+func TestDocumentedWorkflows(t *testing.T) {
+	for _, doc := range []string{"README.md", "docs/integrations.md"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), doc))
+		require.NoError(t, err)
+		text := string(b)
+		wf := text[strings.Index(text, "uses: sglint/sglint@"):]
+		wf = wf[:strings.Index(wf, "```")]
+		before := text[:strings.Index(text, "uses: sglint/sglint@")]
+		if strings.Contains(wf, "--baseline sglint-baseline.json") {
+			assert.Contains(t, before, "sglint --write-baseline sglint-baseline.json python", doc)
+		}
+		assert.Contains(t, before, "security-events: write", doc)
+		assert.Contains(t, before, "actions: read", doc)
+		assert.Contains(t, wf, "id: sglint", doc)
+		assert.Contains(t, wf, "if: ${{ !cancelled() && steps.sglint.outputs.sarif-file != '' && !github.event.pull_request.head.repo.fork }}", doc)
+		assert.Contains(t, wf, "sarif_file: ${{ steps.sglint.outputs.sarif-file }}", doc)
+	}
+	action, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(action), "  sarif-file:\n    description: The SARIF file written")
 }

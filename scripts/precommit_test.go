@@ -51,6 +51,56 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 // `go install ./...` from a clone of this repository at HEAD (try-repo adds
 // uncommitted changes to tracked files, not new untracked files).
 func TestPreCommitTryRepo(t *testing.T) {
+	precommit, root := preCommitRepo(t)
+	work := gitRepo(t, map[string]string{
+		"pkg/bad.py":  "def send_kvcache(self, req:\n    pass\n",
+		"pkg/good.py": "def send_kvcache(self, req):\n    pass\n",
+		"notes.txt":   "def broken(:\n", // not Python: pre-commit must not pass it to sglint
+	})
+
+	home := t.TempDir()
+	files := func(files ...string) (string, int) {
+		return tryRepo(t, precommit, root, work, home, append([]string{"--files"}, files...)...)
+	}
+
+	out, code := files("pkg/bad.py", "pkg/good.py", "notes.txt")
+	assert.Equal(t, 1, code, "%s", out)
+	assert.Regexp(t, `sglint\.+Failed`, out)
+	assert.Regexp(t, `(?m)^pkg/bad\.py:1:\d+: SGL000 syntax error`, out)
+	assert.NotContains(t, out, "notes.txt", "types: [python] filters non-Python files")
+	assert.NotContains(t, out, "pkg/good.py:")
+
+	out, code = files("pkg/good.py", "notes.txt")
+	assert.Equal(t, 0, code, "%s", out)
+	assert.Regexp(t, `sglint\.+Passed`, out)
+	if t.Failed() {
+		t.Logf("pre-commit output:\n%s", strings.TrimSpace(out))
+	}
+}
+
+// tryRepo runs `pre-commit try-repo root sglint args...` in work, with a
+// private pre-commit store (home); Go's module and build caches are shared
+// so the hook's `go install` does not download again.
+func tryRepo(t *testing.T, precommit, root, work, home string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(precommit, append([]string{"try-repo", root, "sglint"}, args...)...)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never",
+		"GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOCACHE="+goEnv(t, "GOCACHE"), "CGO_ENABLED=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err, "%s", out)
+	}
+	return string(out), code
+}
+
+// preCommitRepo skips unless pre-commit, git and go are there and this
+// repository is a git checkout, and returns pre-commit and the root.
+func preCommitRepo(t *testing.T) (string, string) {
+	t.Helper()
 	precommit := requireTool(t, "pre-commit")
 	requireTool(t, "git")
 	requireTool(t, "go") // language: golang uses the system Go when there is one
@@ -61,13 +111,13 @@ func TestPreCommitTryRepo(t *testing.T) {
 		}
 		t.Skipf("%s is not a git checkout", root)
 	}
+	return precommit, root
+}
 
+// gitRepo writes files into a new git repository and commits them.
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
 	work := t.TempDir()
-	files := map[string]string{
-		"pkg/bad.py":  "def send_kvcache(self, req:\n    pass\n",
-		"pkg/good.py": "def send_kvcache(self, req):\n    pass\n",
-		"notes.txt":   "def broken(:\n", // not Python: pre-commit must not pass it to sglint
-	}
 	for name, content := range files {
 		p := filepath.Join(work, name)
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
@@ -76,38 +126,28 @@ func TestPreCommitTryRepo(t *testing.T) {
 	gitIn(t, work, "init", "-q")
 	gitIn(t, work, "add", ".")
 	gitIn(t, work, "commit", "-q", "-m", "fixture")
+	return work
+}
 
+// Issue 17, point 1: on a repository shaped like sglang, the settings in
+// python/pyproject.toml apply to python/'s files whatever else the hook is
+// given. --all-files passes benchmark/ first; the config used to be found
+// from there, and the file ignored under python/ failed the hook, while
+// --files python/... passed.
+func TestPreCommitNearestConfig(t *testing.T) {
+	precommit, root := preCommitRepo(t)
+	work := gitRepo(t, map[string]string{
+		"benchmark/bench.py":      "def run(n):\n    return n\n",
+		"python/pyproject.toml":   "[project]\nname = \"kvmgr\"\n\n[tool.sglint]\nignore = [\"SGL000\"]\n",
+		"python/kvmgr/manager.py": "def send(self, req:\n    pass\n",
+	})
 	home := t.TempDir()
-	tryRepo := func(files ...string) (string, int) {
-		cmd := exec.Command(precommit, append([]string{"try-repo", root, "sglint", "--files"}, files...)...)
-		cmd.Dir = work
-		// A private pre-commit store; Go's module and build caches are
-		// shared so the hook's `go install` does not download again.
-		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never",
-			"GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOCACHE="+goEnv(t, "GOCACHE"), "CGO_ENABLED=1")
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err, "%s", out)
-		}
-		return string(out), code
-	}
-
-	out, code := tryRepo("pkg/bad.py", "pkg/good.py", "notes.txt")
-	assert.Equal(t, 1, code, "%s", out)
-	assert.Regexp(t, `sglint\.+Failed`, out)
-	assert.Regexp(t, `(?m)^pkg/bad\.py:1:\d+: SGL000 syntax error`, out)
-	assert.NotContains(t, out, "notes.txt", "types: [python] filters non-Python files")
-	assert.NotContains(t, out, "pkg/good.py:")
-
-	out, code = tryRepo("pkg/good.py", "notes.txt")
+	out, code := tryRepo(t, precommit, root, work, home, "--files", "python/kvmgr/manager.py")
+	assert.Equal(t, 0, code, "%s", out)
+	out, code = tryRepo(t, precommit, root, work, home, "--all-files")
 	assert.Equal(t, 0, code, "%s", out)
 	assert.Regexp(t, `sglint\.+Passed`, out)
-	if t.Failed() {
-		t.Logf("pre-commit output:\n%s", strings.TrimSpace(out))
-	}
+	assert.NotContains(t, out, "SGL000")
 }
 
 func goEnv(t *testing.T, name string) string {

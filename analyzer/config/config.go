@@ -117,7 +117,7 @@ func Find(path string) (string, error) {
 			return f, nil
 		}
 		if f := filepath.Join(dir, PyprojectName); isFile(f) {
-			has, err := hasToolTable(f)
+			has, err := hasToolTable(displayPath(f)) // errors show the path as everywhere else
 			if err != nil {
 				return "", err
 			}
@@ -191,6 +191,18 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// pyprojectShaped reports whether doc has a top-level table that only a
+// pyproject.toml holds ([tool], [project], [build-system]); none of them is
+// a key of sglint.toml.
+func pyprojectShaped(doc map[string]any) bool {
+	for _, k := range []string{"tool", "project", "build-system"} {
+		if _, ok := doc[k].(map[string]any); ok {
+			return true
+		}
+	}
+	return false
+}
+
 func lookupTable(doc map[string]any, path []string) (map[string]any, bool) {
 	cur := doc
 	for _, k := range path {
@@ -203,8 +215,9 @@ func lookupTable(doc map[string]any, path []string) (map[string]any, bool) {
 	return cur, true
 }
 
-// Load reads a config file: [tool.sglint] of a file named pyproject.toml,
-// the top level of any other (sglint.toml). rules are the registered rules,
+// Load reads a config file: [tool.sglint] of a file named pyproject.toml or
+// shaped like one (another name given with --config, such as sglang's
+// pyproject_cpu.toml), the top level of any other (sglint.toml). rules are the registered rules,
 // used to validate selectors and decode rule options. The error, if any, is
 // an Errors listing every problem with its line.
 func Load(file string, rules []*analyzer.Rule) (*Config, error) {
@@ -224,7 +237,7 @@ func Load(file string, rules []*analyzer.Rule) (*Config, error) {
 
 	var base []string
 	table := doc
-	if filepath.Base(file) == PyprojectName {
+	if filepath.Base(file) == PyprojectName || pyprojectShaped(doc) {
 		base = []string{"tool", "sglint"}
 		t, ok := lookupTable(doc, base)
 		if !ok {

@@ -44,6 +44,21 @@ type Options struct {
 	// Cwd is the directory relative arguments and display paths are
 	// relative to; "" means the process's working directory.
 	Cwd string
+	// ScopeOf, when set, gives the file selection in force in each
+	// directory a walk enters: that of the configuration nearest to it,
+	// when each file is checked under its own (a config deep in the tree
+	// has its say below it). There it decides the default excludes and
+	// the .gitignore files, in place of NoDefaultExcludes and
+	// RespectGitignore, and its globs add to Exclude. Directories under one
+	// configuration share one *Scope.
+	ScopeOf func(dir string) *Scope
+}
+
+// Scope is the file selection of one configuration (Options.ScopeOf).
+type Scope struct {
+	RespectGitignore  bool
+	Exclude           []string // matched like Options.Exclude
+	NoDefaultExcludes bool
 }
 
 // DefaultOptions are what the command line starts from.
@@ -109,9 +124,10 @@ func newWalker(opts Options) (*walker, *Problem) {
 		cwd:       cwd,
 		seenDirs:  map[fileKey]bool{},
 		seenFiles: map[fileKey]int{},
+		scopes:    map[*Scope]*scoped{},
 	}
 	globs := opts.Exclude
-	if !opts.NoDefaultExcludes {
+	if !opts.NoDefaultExcludes && opts.ScopeOf == nil {
 		globs = append(slices.Clip(DefaultExcludes), globs...)
 	}
 	if err := CheckExcludes(globs); err != nil {
@@ -120,7 +136,40 @@ func newWalker(opts Options) (*walker, *Problem) {
 	for _, g := range globs {
 		w.excludes = append(w.excludes, cleanGlob(g))
 	}
+	w.base = &scoped{gitignore: opts.RespectGitignore}
 	return w, nil
+}
+
+// scoped is a Scope ready for matching.
+type scoped struct {
+	excludes  []string // cleaned globs, added to the walker's own
+	gitignore bool
+}
+
+// scopeOf returns the selection in force in dir.
+func (w *walker) scopeOf(dir string) *scoped {
+	if w.opts.ScopeOf == nil {
+		return w.base
+	}
+	s := w.opts.ScopeOf(dir)
+	if s == nil {
+		return w.base
+	}
+	if sc, ok := w.scopes[s]; ok {
+		return sc
+	}
+	globs := s.Exclude
+	if !s.NoDefaultExcludes {
+		globs = append(slices.Clip(DefaultExcludes), globs...)
+	}
+	sc := &scoped{gitignore: s.RespectGitignore}
+	for _, g := range globs {
+		if clean := cleanGlob(g); clean != "" && doublestar.ValidatePattern(clean) {
+			sc.excludes = append(sc.excludes, clean)
+		}
+	}
+	w.scopes[s] = sc
+	return sc
 }
 
 // GlobError is an exclude glob that cannot be read.

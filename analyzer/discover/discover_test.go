@@ -288,3 +288,23 @@ func TestProjectRoot(t *testing.T) {
 		assert.Equal(t, at("loose"), ProjectRoot([]string{at("loose/a/x.py"), at("loose/b")}))
 	}
 }
+
+// With ScopeOf, each directory's entries are selected by its own scope: a
+// configuration deep in the tree can keep the default excludes out, add its
+// own globs, or stop honouring .gitignore below it.
+func TestScopeOf(t *testing.T) {
+	root := tree(t, "a.py", "build/b.py", "ignored.py", "sub/build/c.py", "sub/x/skip.py", "sub/ignored.py", "sub/ok.py",
+		".gitignore=ignored.py\n")
+	top := &Scope{RespectGitignore: true}
+	sub := &Scope{NoDefaultExcludes: true, Exclude: []string{"x"}}
+	subDir := filepath.Join(root, "sub")
+	opts := Options{ScopeOf: func(dir string) *Scope {
+		if dir == subDir || strings.HasPrefix(dir, subDir+string(filepath.Separator)) {
+			return sub
+		}
+		return top
+	}}
+	got, probs := find(t, root, opts, ".")
+	require.Empty(t, probs)
+	assert.Equal(t, []string{"a.py", "sub/build/c.py", "sub/ignored.py", "sub/ok.py"}, got)
+}

@@ -17,7 +17,9 @@ import (
 type walker struct {
 	opts     Options
 	cwd      string
-	excludes []string // cleaned globs, defaults first
+	excludes []string // cleaned globs, defaults first (unless scopes have them)
+	base     *scoped  // the selection when Options.ScopeOf is not set
+	scopes   map[*Scope]*scoped
 
 	// seenDirs holds every directory entered, by device and inode: a
 	// directory is walked at most once, so a symbolic link back to an
@@ -99,7 +101,9 @@ func (w *walker) warn(path, msg string) {
 // walked even when its name is excluded or ignored: it was asked for.
 func (w *walker) walkRoot(abs string) {
 	var ig *ignore
-	if w.opts.RespectGitignore {
+	// With scopes, a directory below may honour .gitignore files where
+	// the root does not: keep the chain at hand either way.
+	if w.opts.RespectGitignore || w.opts.ScopeOf != nil {
 		var err error
 		ig, err = ignoreAbove(abs)
 		if err != nil {
@@ -128,11 +132,12 @@ func (w *walker) walkDir(job dirJob) {
 		w.fail(w.display(job.abs), fmt.Sprintf("cannot read directory: %v", unwrapPathError(err)))
 		return
 	}
+	sc := w.scopeOf(job.abs) // the selection its entries are judged by
 	ig := job.ignore
-	if w.opts.RespectGitignore {
+	if w.opts.RespectGitignore || w.opts.ScopeOf != nil {
 		var err error
 		ig, err = ig.enter(job.abs)
-		if err != nil {
+		if err != nil && sc.gitignore {
 			w.warn(w.display(job.abs), err.Error())
 		}
 	}
@@ -162,7 +167,7 @@ func (w *walker) walkDir(job dirJob) {
 		if !isDir && !strings.HasSuffix(name, ".py") {
 			continue
 		}
-		if w.excluded(name, rel, abs) || ig.ignored(abs, isDir) {
+		if w.excluded(sc, name, rel, abs) || sc.gitignore && ig.ignored(abs, isDir) {
 			continue
 		}
 		switch {
@@ -208,30 +213,32 @@ func (w *walker) drainDeferred() {
 	w.deferredFiles = nil
 }
 
-// excluded reports whether a default or user glob matches the entry: a
+// excluded reports whether a default, user or scope glob matches the entry: a
 // glob without "/" is matched against the base name, at any depth; an
 // absolute glob against the absolute path; another glob with a "/" against
 // the path relative to the walk root and the display path.
-func (w *walker) excluded(name, rel, abs string) bool {
+func (w *walker) excluded(sc *scoped, name, rel, abs string) bool {
 	shown := ""
-	for _, g := range w.excludes {
-		if !strings.Contains(g, "/") {
-			if doublestar.MatchUnvalidated(g, name) {
+	for _, globs := range [2][]string{w.excludes, sc.excludes} {
+		for _, g := range globs {
+			if !strings.Contains(g, "/") {
+				if doublestar.MatchUnvalidated(g, name) {
+					return true
+				}
+				continue
+			}
+			if strings.HasPrefix(g, "/") {
+				if doublestar.MatchUnvalidated(g, filepath.ToSlash(abs)) {
+					return true
+				}
+				continue
+			}
+			if shown == "" {
+				shown = w.display(abs)
+			}
+			if doublestar.MatchUnvalidated(g, rel) || (shown != rel && doublestar.MatchUnvalidated(g, shown)) {
 				return true
 			}
-			continue
-		}
-		if strings.HasPrefix(g, "/") {
-			if doublestar.MatchUnvalidated(g, filepath.ToSlash(abs)) {
-				return true
-			}
-			continue
-		}
-		if shown == "" {
-			shown = w.display(abs)
-		}
-		if doublestar.MatchUnvalidated(g, rel) || (shown != rel && doublestar.MatchUnvalidated(g, shown)) {
-			return true
 		}
 	}
 	return false

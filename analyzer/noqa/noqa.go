@@ -12,8 +12,11 @@
 //
 // "noqa" and "sglint" are matched case-insensitively; codes are rule IDs
 // (letters then digits) separated by commas and/or spaces. A directive with
-// a colon but no valid code after it ("# noqa: later") is kept as Invalid
-// and suppresses nothing: a typo must not silence every rule.
+// a colon but no valid code after it ("# noqa: later") is kept as Invalid,
+// its Text running to the end of that word, and suppresses nothing: a typo
+// must not silence every rule. Rule names ("# noqa: unchecked-peer-lookup")
+// are not codes: ruff and flake8 read the same comments, and flake8 takes
+// anything but codes for a bare "# noqa" that silences every check.
 package noqa
 
 import (
@@ -30,7 +33,7 @@ type Directive struct {
 	Text       string          // as written, e.g. "# noqa: SGL001"
 	FileLevel  bool            // "# sglint: noqa", applies to the whole file
 	Codes      []string        // rule IDs listed, upper-cased; nil: every rule
-	Invalid    bool            // a colon without a valid code: suppresses nothing
+	Invalid    bool            // a colon without a valid code: suppresses nothing (Text ends after the word found instead)
 
 	used map[string]bool // rule IDs this directive suppressed
 }
@@ -41,6 +44,16 @@ func (d *Directive) Applies(ruleID string) bool {
 		return false
 	}
 	return d.Codes == nil || slices.Contains(d.Codes, ruleID)
+}
+
+// Word is what an Invalid directive has after its colon instead of a
+// code ("unchecked-peer-lookup"), or "".
+func (d *Directive) Word() string {
+	if !d.Invalid {
+		return ""
+	}
+	return strings.TrimSpace(d.Text[strings.LastIndexByte(d.Text, ':')+1:]) // the word has no colon
+
 }
 
 // Used reports whether the directive suppressed at least one finding.
@@ -186,7 +199,12 @@ func scan(text string) []match {
 		if c := skipSpace(text, k); c < len(text) && text[c] == ':' {
 			m.codes, m.end = parseCodes(text, c+1)
 			if m.codes == nil {
-				m.invalid, m.end = true, c+1
+				// The text keeps the word that is not a code, so that a
+				// warning can show it (a rule's name, say).
+				m.invalid, m.end = true, wordEnd(text, skipSpace(text, c+1))
+				if m.end == skipSpace(text, c+1) {
+					m.end = c + 1
+				}
 			}
 		}
 		out = append(out, m)
@@ -232,6 +250,14 @@ func keyword(text string, i int, word string) (int, bool) {
 		return i, false
 	}
 	return end, true
+}
+
+// wordEnd returns the end of the word (letters, digits, '-', '_') at i.
+func wordEnd(text string, i int) int {
+	for i < len(text) && isWord(text[i]) {
+		i++
+	}
+	return i
 }
 
 func skipSpace(text string, i int) int {

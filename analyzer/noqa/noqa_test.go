@@ -29,7 +29,8 @@ func TestScanForms(t *testing.T) {
 		{"# noqa: SGL001, sgl002 because reasons", []match{{start: 0, end: 22, codes: []string{"SGL001", "SGL002"}}}, nil},
 		{"# noqa: SGL001 SGL002", []match{{start: 0, end: 21, codes: []string{"SGL001", "SGL002"}}}, nil},
 		{"# noqa - explained", []match{{start: 0, end: 6}}, nil},
-		{"# noqa: later", []match{{start: 0, end: 7, invalid: true}}, nil},
+		{"# noqa: later", []match{{start: 0, end: 13, invalid: true}}, nil},
+		{"# noqa: unchecked-peer-lookup, x", []match{{start: 0, end: 29, invalid: true}}, nil},
 		{"# noqa:", []match{{start: 0, end: 7, invalid: true}}, nil},
 		{"# type: ignore  # noqa: SGL003", []match{{start: 16, end: 30, codes: []string{"SGL003"}}}, nil},
 		{"# sglint: noqa", []match{{start: 0, end: 14, fileLevel: true}}, nil},
@@ -79,10 +80,14 @@ func TestFileLevel(t *testing.T) {
 }
 
 func TestInvalidSuppressesNothing(t *testing.T) {
-	s := parse(t, "x = 1  # noqa: todo\n")
-	require.Len(t, s.Directives, 1)
+	s := parse(t, "x = 1  # noqa: todo\ny = 2  # sglint: noqa: unchecked-peer-lookup\nz = 3  # noqa:\n")
+	require.Len(t, s.Directives, 3)
 	assert.True(t, s.Directives[0].Invalid)
 	assert.False(t, s.Suppresses("SGL001", 1))
+	assert.Equal(t, "todo", s.Directives[0].Word())
+	assert.Equal(t, "# sglint: noqa: unchecked-peer-lookup", s.Directives[1].Text)
+	assert.Equal(t, "unchecked-peer-lookup", s.Directives[1].Word())
+	assert.Equal(t, "", s.Directives[2].Word())
 }
 
 func TestUsageRecorded(t *testing.T) {

@@ -10,12 +10,14 @@ import (
 )
 
 // GitHub writes one workflow command per finding, which GitHub Actions shows
-// as an annotation on the file:
+// as an annotation on the file: the finding's heading (the first line of
+// the full format) is the title, the why, record, related places and fix
+// are the message:
 //
-//	::error title=sglint (SGL001),file=a.py,line=3,col=5,endLine=3,endColumn=9::a.py:3:5: SGL001 message
+//	::error title=SGL001: `src` may be empty here,file=a.py,line=3,col=5,endLine=3,endColumn=9::why...%0Ahelp: ...
 //
 // GitHub shows at most 10 errors and 10 warnings per step (50 per job), so
-// the plain text output follows the commands: the log has every finding.
+// the concise text output follows the commands: the log has every finding.
 func GitHub(w io.Writer, r *Report) error {
 	b := bufio.NewWriter(w)
 	for i := range r.Diagnostics {
@@ -24,15 +26,38 @@ func GitHub(w io.Writer, r *Report) error {
 		if d.Severity() == analyzer.Error {
 			command = "error"
 		}
+		p := splitMessage(d)
 		fmt.Fprintf(b, "::%s title=%s,file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
 			command,
-			escapeProperty("sglint ("+d.Rule.ID+")"),
+			escapeProperty(d.Rule.ID+": "+p.heading),
 			escapeProperty(d.Path),
 			d.Start.Line, d.Start.Column, d.End.Line, d.End.Column,
-			escapeData(textLine(d)))
+			escapeData(annotationBody(d, p)))
 	}
-	writeText(b, r)
+	writeConcise(b, r)
 	return b.Flush()
+}
+
+// annotationBody is what the full format shows below the source line, one
+// item a line; the heading when there is nothing else.
+func annotationBody(d *analyzer.Diagnostic, p parts) string {
+	var lines []string
+	if p.why != "" {
+		lines = append(lines, p.why)
+	}
+	if d.Record != "" {
+		lines = append(lines, "record: "+d.Record)
+	}
+	for _, rel := range d.Related {
+		lines = append(lines, fmt.Sprintf("%s:%d:%d: %s", rel.Path, rel.Line, rel.Column, oneLine(rel.Message)))
+	}
+	if p.help != "" {
+		lines = append(lines, "help: "+p.help)
+	}
+	if len(lines) == 0 {
+		return p.heading
+	}
+	return strings.Join(lines, "\n")
 }
 
 // escapeData escapes a workflow command's message, as @actions/core does.

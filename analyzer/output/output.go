@@ -1,5 +1,6 @@
 // Package output writes a run's diagnostics in sglint's output formats:
-// text, json, github (workflow commands) and sarif (SARIF 2.1.0).
+// full and concise text, json, github (workflow commands) and sarif
+// (SARIF 2.1.0).
 package output
 
 import (
@@ -7,8 +8,10 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/internal/didyoumean"
 )
 
 // Tool identifies sglint in machine-readable formats.
@@ -25,6 +28,10 @@ type Report struct {
 	Problems    []analyzer.Problem    // files not checked and internal errors
 	Rules       []*analyzer.Rule      // the rules that ran (SARIF's rules[])
 	Files       int                   // files checked
+	// NotRun lists selected rules that could not run, and why.
+	NotRun []NotRun
+	// BaselineHidden counts the findings a baseline hid.
+	BaselineHidden int
 	// SrcRoot, if set, is the absolute directory the relative paths start
 	// from; SARIF records it as %SRCROOT%.
 	SrcRoot string
@@ -34,14 +41,22 @@ type Report struct {
 	CodeFlow func(d *analyzer.Diagnostic) []analyzer.Related
 }
 
+// NotRun is a selected rule that could not run (SGL010 without records).
+type NotRun struct {
+	Rule   *analyzer.Rule
+	Reason string // e.g. "no records are loaded"
+}
+
 // Formatter writes a report to w.
 type Formatter func(w io.Writer, r *Report) error
 
 var formats = map[string]Formatter{
-	"text":   Text,
-	"json":   JSON,
-	"github": GitHub,
-	"sarif":  SARIF,
+	"full":    Full,
+	"concise": Concise,
+	"text":    Concise, // the name of the one-line form before full existed
+	"json":    JSON,
+	"github":  GitHub,
+	"sarif":   SARIF,
 }
 
 // Lookup returns the formatter called name.
@@ -49,7 +64,11 @@ func Lookup(name string) (Formatter, error) {
 	if f, ok := formats[name]; ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("unknown format %q (want one of %v)", name, Names())
+	hint := ""
+	if s, ok := didyoumean.Closest(name, Names()); ok {
+		hint = fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return nil, fmt.Errorf("unknown format %q%s: want one of %s", name, hint, strings.Join(Names(), ", "))
 }
 
 // Names lists the formats, sorted.

@@ -104,17 +104,39 @@ func TestLookupUnknown(t *testing.T) {
 	_, err := Lookup("xml")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown format "xml"`)
-	assert.Equal(t, []string{"github", "json", "sarif", "text"}, Names())
+	assert.Equal(t, []string{"concise", "full", "github", "json", "sarif", "text"}, Names())
+	_, err = Lookup("jsn")
+	assert.EqualError(t, err, `unknown format "jsn" (did you mean json?): want one of concise, full, github, json, sarif, text`)
 }
 
 func TestTextSummary(t *testing.T) {
 	r := sample()
-	out := string(render(t, Text, r))
-	assert.True(t, strings.HasSuffix(out, "\nFound 4 problems in 2 files.\n"), out)
+	r.Problems = nil
+	out := string(render(t, Concise, r))
+	assert.True(t, strings.HasSuffix(out, "\nFound 4 problems in 2 files: 2 errors (SGL901 ×2), 2 warnings (SGL901, SGL902).\n"), out)
 	r.Diagnostics = r.Diagnostics[:1]
-	assert.Contains(t, string(render(t, Text, r)), "\nFound 1 problem in 1 file.\n")
+	assert.Contains(t, string(render(t, Concise, r)), "\nFound 1 problem in 1 file: 1 error (SGL901).\n")
 	r.Diagnostics = nil
-	assert.Equal(t, "All checks passed.\n", string(render(t, Text, r)))
+	assert.Equal(t, "All checks passed.\n", string(render(t, Concise, r)))
+	assert.Equal(t, "All checks passed.\n", string(render(t, Full, r)))
+}
+
+// The summary never says "All checks passed." when something asked for was
+// not checked: it counts what was not.
+func TestSummarySaysWhatWasNotChecked(t *testing.T) {
+	r := sample()
+	assert.Equal(t, "Found 4 problems in 2 files: 2 errors (SGL901 ×2), 2 warnings (SGL901, SGL902); "+
+		"1 path could not be read, 1 file hit an internal error, 1 file was skipped.", Summary(r))
+	r.Diagnostics = nil
+	r.Problems = []analyzer.Problem{{Path: "./nonexistent", Message: "no such file or directory"}}
+	r.Files = 0
+	assert.Equal(t, "Nothing was checked; 1 path could not be read.", Summary(r))
+	r.Files = 2
+	r.Problems = append(r.Problems, analyzer.Problem{Path: "b", Message: "cannot read"}, analyzer.Problem{Path: "b", Message: "again"})
+	r.NotRun = []NotRun{{Rule: ruleIdle, Reason: "no records are loaded"}}
+	r.BaselineHidden = 3
+	assert.Equal(t, "No problems found in 2 files; 2 paths could not be read, SGL903 did not run (no records are loaded), "+
+		"the baseline hid 3 findings.", Summary(r))
 }
 
 func TestJSONKeysAndEmptyArrays(t *testing.T) {
@@ -142,11 +164,16 @@ func TestGitHubEscaping(t *testing.T) {
 	out := string(render(t, GitHub, sample()))
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	require.Len(t, lines, 9, out) // 4 commands, 4 text lines, summary
-	assert.Equal(t, "::error title=sglint (SGL901),file=pkg/conn.py,line=12,col=5,endLine=12,endColumn=31::"+
-		"pkg/conn.py:12:5: SGL901 `send_kvcache` sends before `poll()` == Ready: 100%25 lost, retry later", lines[0])
+	// The heading is the title; the rest (record, related places) the message.
+	assert.Equal(t, "::error title=SGL901%3A `send_kvcache` sends before `poll()` == Ready%3A 100%25 lost%2C retry later,"+
+		"file=pkg/conn.py,line=12,col=5,endLine=12,endColumn=31::"+
+		"record: R-001%0Apkg/conn.py:3:1: entry point: MooncakeKVSender.send%0Apkg/engine.py:77:13: readiness is set here", lines[0])
 	assert.True(t, strings.HasPrefix(lines[2], "::warning "), "severity override: %s", lines[2])
 	assert.Contains(t, lines[3], "file=odd dir%2Cv2/naïve%3A1.py,")
-	assert.Equal(t, "Found 4 problems in 2 files.", lines[8])
+	assert.True(t, strings.HasSuffix(lines[3], "::ünïcode message, with: colons"), "a message with nothing more: the heading again")
+	assert.Equal(t, "pkg/conn.py:12:5: SGL901 `send_kvcache` sends before `poll()` == Ready: 100% lost, retry later", lines[4],
+		"the concise lines follow, for the log")
+	assert.True(t, strings.HasPrefix(lines[8], "Found 4 problems in 2 files: "), lines[8])
 }
 
 // TestSARIFForCodeScanning checks the properties GitHub code scanning reads.
@@ -218,12 +245,35 @@ func TestSARIFForCodeScanning(t *testing.T) {
 	assert.Equal(t, false, inv["executionSuccessful"], "an internal error happened")
 	notes := inv["toolExecutionNotifications"].([]any)
 	require.Len(t, notes, 3)
-	assert.Equal(t, "rule SGL901 panicked: boom", notes[1].(map[string]any)["message"].(map[string]any)["text"])
+	assert.Equal(t, "internal error: rule SGL901 panicked: boom", notes[1].(map[string]any)["message"].(map[string]any)["text"])
 	var levels []any
 	for _, n := range notes {
 		levels = append(levels, n.(map[string]any)["level"])
 	}
-	assert.Equal(t, []any{"warning", "error", "note"}, levels)
+	assert.Equal(t, []any{"error", "error", "note"}, levels)
+}
+
+// A path that could not be read fails the execution: the results do not
+// cover everything asked for. A skipped file does not; a rule that could
+// not run is a warning naming the rule.
+func TestSARIFRecordsFailures(t *testing.T) {
+	inv := func(r *Report) map[string]any {
+		var log map[string]any
+		require.NoError(t, json.Unmarshal(render(t, SARIF, r), &log))
+		return log["runs"].([]any)[0].(map[string]any)["invocations"].([]any)[0].(map[string]any)
+	}
+	r := &Report{Tool: Tool{Name: "sglint"}, Problems: []analyzer.Problem{{Path: "./nonexistent", Message: "no such file or directory"}}}
+	assert.Equal(t, false, inv(r)["executionSuccessful"])
+	r.Problems = []analyzer.Problem{{Path: "blob.py", Warning: true, Message: "binary file"}}
+	assert.Equal(t, true, inv(r)["executionSuccessful"])
+	r.Problems = nil
+	r.NotRun = []NotRun{{Rule: ruleIdle, Reason: "no records are loaded"}}
+	got := inv(r)
+	assert.Equal(t, true, got["executionSuccessful"])
+	note := got["toolExecutionNotifications"].([]any)[0].(map[string]any)
+	assert.Equal(t, "warning", note["level"])
+	assert.Equal(t, "SGL903 (never-fires) did not run: no records are loaded", note["message"].(map[string]any)["text"])
+	assert.Equal(t, map[string]any{"id": "SGL903"}, note["associatedRule"])
 }
 
 func TestSARIFEmptyHasResults(t *testing.T) {

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -73,9 +74,14 @@ type sarifInvocation struct {
 }
 
 type sarifNotification struct {
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations,omitempty"`
+	Level          string              `json:"level"`
+	Message        sarifText           `json:"message"`
+	Locations      []sarifLocation     `json:"locations,omitempty"`
+	AssociatedRule *sarifRuleReference `json:"associatedRule,omitempty"`
+}
+
+type sarifRuleReference struct {
+	ID string `json:"id"`
 }
 
 type sarifResult struct {
@@ -146,7 +152,7 @@ func SARIF(w io.Writer, r *Report) error {
 	}
 	run := sarifRun{
 		Tool:        sarifTool{Driver: driver},
-		Invocations: []sarifInvocation{sarifInvocationOf(r.Problems)},
+		Invocations: []sarifInvocation{sarifInvocationOf(r)},
 		Results:     make([]sarifResult, 0, len(r.Diagnostics)),
 		ColumnKind:  "unicodeCodePoints",
 	}
@@ -201,22 +207,36 @@ func sarifRuleOf(rule *analyzer.Rule) sarifRule {
 	return sr
 }
 
-func sarifInvocationOf(problems []analyzer.Problem) sarifInvocation {
+// sarifInvocationOf records what the run could not do: a path it could
+// not read or an internal error fails the execution (level error: not
+// every file asked for was checked, so the results are not the whole
+// picture); a file skipped on purpose is a note, a selected rule that could
+// not run a warning.
+func sarifInvocationOf(r *Report) sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: true}
-	for _, p := range problems {
-		level := "warning" // a file that was not checked
-		switch {
-		case p.Internal:
-			level, inv.ExecutionSuccessful = "error", false
-		case p.Warning:
+	for _, p := range r.Problems {
+		level := "error"
+		if p.Warning {
 			level = "note" // skipped on purpose: binary, too large
+		} else {
+			inv.ExecutionSuccessful = false
 		}
 		msg, _, _ := strings.Cut(p.Message, "\n") // no stack traces in the log
+		if p.Internal {
+			msg = "internal error: " + msg
+		}
 		n := sarifNotification{Level: level, Message: sarifText{Text: msg}}
 		if p.Path != "" {
 			n.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: artifact(p.Path)}}}
 		}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
+	}
+	for _, nr := range r.NotRun {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Level:          "warning",
+			Message:        sarifText{Text: fmt.Sprintf("%s (%s) did not run: %s", nr.Rule.ID, nr.Rule.Name, nr.Reason)},
+			AssociatedRule: &sarifRuleReference{ID: nr.Rule.ID},
+		})
 	}
 	return inv
 }

@@ -2,27 +2,30 @@ package output
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 )
 
-// Text writes `path:line:col: RULE message` per finding, then a summary
-// line: "Found N problems in F files." or "All checks passed.".
-func Text(w io.Writer, r *Report) error {
+// Concise writes `path:line:col: RULE message` per finding, then the
+// summary line (Summary). One finding per line, for grep and editors.
+func Concise(w io.Writer, r *Report) error {
 	b := bufio.NewWriter(w)
-	writeText(b, r)
+	writeConcise(b, r)
 	return b.Flush()
 }
 
-func writeText(b *bufio.Writer, r *Report) {
+func writeConcise(b *bufio.Writer, r *Report) {
 	for i := range r.Diagnostics {
 		b.WriteString(textLine(&r.Diagnostics[i]))
 		b.WriteByte('\n')
 	}
-	b.WriteString(Summary(r.Diagnostics))
+	b.WriteString(Summary(r))
 	b.WriteByte('\n')
 }
 
@@ -34,17 +37,111 @@ func textLine(d *analyzer.Diagnostic) string {
 
 var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace
 
-// Summary is the closing line of the text output: how many problems, in
-// how many files, or "All checks passed.".
-func Summary(ds []analyzer.Diagnostic) string {
-	if len(ds) == 0 {
+// Summary is the closing line of the text formats: the findings counted by
+// severity and rule, then what the run did not check (paths it could not
+// read, files skipped, internal errors, selected rules that could not
+// run) and what the baseline hid. "All checks passed." only when there is
+// none of that.
+func Summary(r *Report) string {
+	var notes []string
+	unread, internal, skipped := problemCounts(r.Problems)
+	if unread > 0 {
+		notes = append(notes, plural(unread, "path")+" could not be read")
+	}
+	if internal > 0 {
+		notes = append(notes, plural(internal, "file")+" hit an internal error")
+	}
+	if skipped > 0 {
+		notes = append(notes, plural(skipped, "file")+map[bool]string{true: " was", false: " were"}[skipped == 1]+" skipped")
+	}
+	for _, nr := range r.NotRun {
+		notes = append(notes, fmt.Sprintf("%s did not run (%s)", nr.Rule.ID, nr.Reason))
+	}
+	if r.BaselineHidden > 0 {
+		notes = append(notes, "the baseline hid "+plural(r.BaselineHidden, "finding"))
+	}
+	var head string
+	switch ds := r.Diagnostics; {
+	case len(ds) > 0:
+		files := map[string]bool{}
+		for i := range ds {
+			files[ds[i].Path] = true
+		}
+		head = fmt.Sprintf("Found %s in %s: %s", plural(len(ds), "problem"), plural(len(files), "file"), bySeverity(ds))
+	case len(notes) == 0:
 		return "All checks passed."
+	case r.Files > 0:
+		head = "No problems found in " + plural(r.Files, "file")
+	default:
+		head = "Nothing was checked"
 	}
-	files := map[string]bool{}
+	if len(notes) == 0 {
+		return head + "."
+	}
+	return head + "; " + strings.Join(notes, ", ") + "."
+}
+
+// problemCounts counts the distinct paths that could not be read, that hit
+// an internal error, and that were skipped on purpose (warnings).
+func problemCounts(ps []analyzer.Problem) (unread, internal, skipped int) {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		kind := "unread"
+		switch {
+		case p.Internal:
+			kind = "internal"
+		case p.Warning:
+			kind = "skipped"
+		}
+		if seen[kind+"\x00"+p.Path] {
+			continue
+		}
+		seen[kind+"\x00"+p.Path] = true
+		switch kind {
+		case "unread":
+			unread++
+		case "internal":
+			internal++
+		default:
+			skipped++
+		}
+	}
+	return unread, internal, skipped
+}
+
+// bySeverity counts findings by severity, errors first, and within each by
+// rule: "4 errors (SGL001 ×2, SGL002, SGL004), 1 warning (SGL003)".
+func bySeverity(ds []analyzer.Diagnostic) string {
+	type count struct {
+		sev  analyzer.Severity
+		n    int
+		byID map[string]int
+	}
+	var counts []*count
 	for i := range ds {
-		files[ds[i].Path] = true
+		sev := ds[i].Severity()
+		j := slices.IndexFunc(counts, func(c *count) bool { return c.sev == sev })
+		if j < 0 {
+			counts = append(counts, &count{sev: sev, byID: map[string]int{}})
+			j = len(counts) - 1
+		}
+		counts[j].n++
+		counts[j].byID[ds[i].Rule.ID]++
 	}
-	return fmt.Sprintf("Found %s in %s.", plural(len(ds), "problem"), plural(len(files), "file"))
+	slices.SortFunc(counts, func(a, b *count) int { return cmp.Compare(b.sev, a.sev) })
+	var out []string
+	for _, c := range counts {
+		var ids []string
+		for _, id := range slices.Sorted(maps.Keys(c.byID)) {
+			if n := c.byID[id]; n > 1 {
+				ids = append(ids, fmt.Sprintf("%s ×%d", id, n))
+			} else {
+				ids = append(ids, id)
+			}
+		}
+		out = append(out, fmt.Sprintf("%s (%s)", plural(c.n, c.sev.String()), strings.Join(ids, ", ")))
+	}
+	return strings.Join(out, ", ")
 }
 
 func plural(n int, noun string) string {

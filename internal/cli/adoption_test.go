@@ -114,7 +114,7 @@ func TestConfigFromPyproject(t *testing.T) {
 	dir := adoptionProject(t)
 	o := runMain(t, dir, nil)
 	assert.Equal(t, outcome{ExitFindings, "pkg/conn.py:1:1: SGL990 call to send\n" +
-		"pkg/conn.py:2:1: SGL990 call to transfer\nFound 2 problems in 1 file.\n", ""}, o,
+		"pkg/conn.py:2:1: SGL990 call to transfer\nFound 2 problems in 1 file: 2 warnings (SGL990 ×2).\n", ""}, o,
 		"rule options, per-file-ignores and exclude from [tool.sglint]")
 
 	// Found from a subdirectory too, with globs still relative to the
@@ -122,7 +122,7 @@ func TestConfigFromPyproject(t *testing.T) {
 	o = runMain(t, filepath.Join(dir, "pkg"), nil, "..")
 	assert.Equal(t, ExitFindings, o.code, o.stderr)
 	assert.Equal(t, "conn.py:1:1: SGL990 call to send\nconn.py:2:1: SGL990 call to transfer\n"+
-		"Found 2 problems in 1 file.\n", o.stdout, "paths relative to the working directory")
+		"Found 2 problems in 1 file: 2 warnings (SGL990 ×2).\n", o.stdout, "paths relative to the working directory")
 }
 
 func TestConfigOverriddenByFlags(t *testing.T) {
@@ -141,7 +141,7 @@ func TestConfigOverriddenByFlags(t *testing.T) {
 	// --config names another file, whose keys are top-level.
 	putFile(t, dir, "ci/sglint.toml", "[rules.SGL990]\nnames = [\"recv\"]\n")
 	o = runMain(t, dir, nil, "--config", "ci/sglint.toml", "pkg")
-	assert.Equal(t, outcome{ExitFindings, "pkg/conn.py:3:1: SGL990 call to recv\nFound 1 problem in 1 file.\n", ""}, o)
+	assert.Equal(t, outcome{ExitFindings, "pkg/conn.py:3:1: SGL990 call to recv\nFound 1 problem in 1 file: 1 warning (SGL990).\n", ""}, o)
 }
 
 func TestConfigRespectGitignore(t *testing.T) {
@@ -182,14 +182,14 @@ func TestBaselineFlags(t *testing.T) {
 	assert.Equal(t, outcome{ExitClean, "", "sglint: wrote sglint-baseline.json: 2 finding(s) in 1 entry\n"}, o)
 
 	o = runMain(t, dir, nil, "--baseline", "sglint-baseline.json")
-	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", "sglint: baseline sglint-baseline.json hid 2 finding(s)\n"}, o)
+	assert.Equal(t, outcome{ExitClean, "No problems found in 1 file; the baseline hid 2 findings.\n", "sglint: baseline sglint-baseline.json hid 2 finding(s)\n"}, o)
 
 	// Lines added above and one old finding removed: one hidden, one stale,
 	// the new call reported.
 	putFile(t, dir, "pkg/conn.py", "import os\n\n\ndef push():\n    send(1)\n    send(2)\n")
 	o = runMain(t, dir, nil, "--baseline", "sglint-baseline.json")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "pkg/conn.py:6:5: SGL990 call to send\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "pkg/conn.py:6:5: SGL990 call to send\nFound 1 problem in 1 file: 1 warning (SGL990); the baseline hid 1 finding.\n", o.stdout)
 	assert.Equal(t, "sglint: baseline sglint-baseline.json hid 1 finding(s)\n"+
 		"sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): SGL990 pkg/conn.py in push (line hash "+
 		lineHash(t, "send(1)")+") x1: call to send\n", o.stderr)
@@ -224,7 +224,7 @@ func TestStatistics(t *testing.T) {
 	putFile(t, dir, "a.py", "send(1)\nsend(2)\nx = = 1\n")
 	putFile(t, dir, "b.py", "send(3)\n")
 	o := runMain(t, dir, nil, "--statistics")
-	assert.Equal(t, outcome{ExitFindings, "3  SGL990  named-call\n1  SGL000  syntax-error\nFound 4 problems in 2 files.\n", ""}, o)
+	assert.Equal(t, outcome{ExitFindings, "3  SGL990  named-call\n1  SGL000  syntax-error\nFound 4 problems in 2 files: 1 error (SGL000), 3 warnings (SGL990 ×3).\n", ""}, o)
 	o = runMain(t, dir, nil, "--statistics", "--format", "json", "--exit-zero")
 	assert.Equal(t, ExitClean, o.code)
 	assert.JSONEq(t, `[{"rule":"SGL990","name":"named-call","count":3},{"rule":"SGL000","name":"syntax-error","count":1}]`, o.stdout)
@@ -241,7 +241,7 @@ func TestStdinFilename(t *testing.T) {
 	o := runMain(t, dir, strings.NewReader("send(1)\n"), "--stdin-filename", "tests/test_new.py")
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 	o = runMain(t, dir, strings.NewReader("transfer(1)\n"), "--stdin-filename", "pkg/new.py")
-	assert.Equal(t, outcome{ExitFindings, "pkg/new.py:1:1: SGL990 call to transfer\nFound 1 problem in 1 file.\n", ""}, o)
+	assert.Equal(t, outcome{ExitFindings, "pkg/new.py:1:1: SGL990 call to transfer\nFound 1 problem in 1 file: 1 warning (SGL990).\n", ""}, o)
 	// The editor's buffer replaces the file on disk: findings come from
 	// stdin, and the on-disk copy is not loaded twice.
 	o = runMain(t, dir, strings.NewReader("recv(1)\n"), "--stdin-filename", "pkg/conn.py")
@@ -266,7 +266,7 @@ func TestContextFromUnchangedFiles(t *testing.T) {
 
 	o := runMain(t, dir, nil, "pkg/mori/conn.py")
 	assert.Equal(t, outcome{ExitFindings, "pkg/mori/conn.py:4:7: SGL991 subclasses CommonKVSender from pkg/common/conn.py\n" +
-		"Found 1 problem in 1 file.\n", ""}, o)
+		"Found 1 problem in 1 file: 1 warning (SGL991).\n", ""}, o)
 
 	// The same finding with the file in stdin (an editor).
 	src, err := os.ReadFile(filepath.Join(dir, "pkg/mori/conn.py"))
@@ -332,7 +332,7 @@ func TestUnusedNoqaRule(t *testing.T) {
 	o := runMain(t, dir, nil)
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o, "off by default")
 	o = runMain(t, dir, nil, "--extend-select", "SGL100")
-	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file.\n", ""}, o)
+	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file: 1 warning (SGL100).\n", ""}, o)
 	o = runMain(t, dir, nil, "--select", "SGL1")
 	assert.Equal(t, ExitClean, o.code, "a prefix does not enable it")
 	assert.Equal(t, "All checks passed.\n", o.stdout)
@@ -340,7 +340,7 @@ func TestUnusedNoqaRule(t *testing.T) {
 	putFile(t, dir, "sglint.toml", "extend-select = [\"unused-noqa\"]\n[per-file-ignores]\n\"b.py\" = [\"SGL100\"]\n")
 	putFile(t, dir, "b.py", "x = 1  # noqa: SGL990\n")
 	o = runMain(t, dir, nil)
-	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file.\n", ""}, o,
+	assert.Equal(t, outcome{ExitFindings, "a.py:2:8: SGL100 unused `noqa` code SGL990\nFound 1 problem in 1 file: 1 warning (SGL100).\n", ""}, o,
 		"enabled by the config; per-file-ignores apply to it")
 }
 
@@ -368,7 +368,7 @@ func TestContextWithRealRule(t *testing.T) {
 	o := runMain(t, dir, nil, "--select", "SGL001", "kv/sender.py")
 	assert.Equal(t, ExitFindings, o.code, o.stderr)
 	assert.Contains(t, o.stdout, "kv/sender.py:6:34: SGL001 `self.kv_mem_descs` may be empty")
-	assert.Contains(t, o.stdout, "Found 1 problem in 1 file.")
+	assert.Contains(t, o.stdout, "Found 1 problem in 1 file: 1 error (SGL001).")
 	assert.NotContains(t, o.stdout, "kv/registry.py")
 
 	// Without the base class's file the state is unknown: no finding.

@@ -27,27 +27,37 @@ func writeBaseline(file string, ds []analyzer.Diagnostic, stderr io.Writer, fail
 
 // applyBaseline hides the findings the baseline in file covers and reports
 // how many it hid and which of its entries (for the files and rules this
-// run covered) no longer match anything.
-func applyBaseline(file string, ds []analyzer.Diagnostic, set *inputSet, selected []*analyzer.Rule, stderr io.Writer) ([]analyzer.Diagnostic, bool) {
+// run covered) no longer match anything. Each group is its own scope: a
+// rule that ran for one configuration's files did not run for another's.
+func applyBaseline(file string, byGroup [][]analyzer.Diagnostic, gs []*group, stderr io.Writer) ([]analyzer.Diagnostic, int, bool) {
 	b, err := baseline.Read(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "sglint: %v\n", err)
-		return nil, false
+		return nil, 0, false
 	}
-	scope := baseline.Scope{Paths: set.reported, Rules: map[string]bool{}}
-	for _, r := range selected {
-		scope.Rules[r.ID] = true
+	var kept []analyzer.Diagnostic
+	var stale []baseline.Entry
+	hidden := 0
+	for i, g := range gs {
+		scope := baseline.Scope{Paths: g.files, Rules: map[string]bool{}}
+		for _, r := range g.rules {
+			scope.Rules[r.ID] = true
+		}
+		out, err := b.Apply(byGroup[i], filepath.Dir(file), scope)
+		if err != nil {
+			fmt.Fprintf(stderr, "sglint: %s: %v\n", file, err)
+			return nil, 0, false
+		}
+		kept = append(kept, out.Kept...)
+		stale = append(stale, out.Stale...)
+		hidden += out.Hidden
 	}
-	out, err := b.Apply(ds, filepath.Dir(file), scope)
-	if err != nil {
-		fmt.Fprintf(stderr, "sglint: %s: %v\n", file, err)
-		return nil, false
+	analyzer.SortDiagnostics(kept)
+	if hidden > 0 {
+		fmt.Fprintf(stderr, "sglint: baseline %s hid %d finding(s)\n", file, hidden)
 	}
-	if out.Hidden > 0 {
-		fmt.Fprintf(stderr, "sglint: baseline %s hid %d finding(s)\n", file, out.Hidden)
-	}
-	for _, e := range out.Stale {
+	for _, e := range stale {
 		fmt.Fprintf(stderr, "sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): %s\n", e)
 	}
-	return out.Kept, true
+	return kept, hidden, true
 }

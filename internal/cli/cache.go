@@ -13,7 +13,7 @@ import (
 const cacheDirName = ".sglint_cache"
 
 // openCache returns the store for this run: --cache-dir if given, else
-// SGLINT_CACHE_DIR if set, else .sglint_cache at the project root; nil with
+// SGLINT_CACHE_DIR if set, else .sglint_cache in cacheRoot(root); nil with
 // --no-cache, or when the directory cannot be used (a warning says why; the
 // run goes on without).
 func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Store {
@@ -25,10 +25,7 @@ func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Stor
 		dir = os.Getenv("SGLINT_CACHE_DIR")
 	}
 	if dir == "" {
-		if root == "" {
-			root = "."
-		}
-		dir = filepath.Join(root, cacheDirName)
+		dir = filepath.Join(cacheRoot(root), cacheDirName)
 	}
 	engine, err := cache.EngineID()
 	if err == nil {
@@ -39,4 +36,25 @@ func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Stor
 	}
 	fmt.Fprintf(stderr, "sglint: warning: running without a cache: %v\n", err)
 	return nil
+}
+
+// cacheRoot is where the cache lives for a project root: the top of the git
+// work tree that holds it, else the root itself. The project root depends on
+// the paths given (python/ for `sglint python`, the repository for `sglint
+// .`); the repository does not, so one checkout keeps one cache directory,
+// whose entries are keyed by project root inside.
+func cacheRoot(root string) string {
+	if root == "" {
+		root = "."
+	}
+	for dir := root; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return root
+		}
+		dir = parent
+	}
 }

@@ -22,7 +22,7 @@ func TestCacheLocationAndFlags(t *testing.T) {
 
 	t.Setenv("SGLINT_CACHE_DIR", "")
 	o := runMain(t, filepath.Join(dir, "pkg"), nil, "a.py")
-	assert.Equal(t, "a.py:1:7: SGL000 syntax error: missing `)`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "a.py:1:6: SGL000 syntax error: `(` was never closed\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
 	assert.FileExists(t, filepath.Join(dir, ".sglint_cache", "CACHEDIR.TAG"), "at the project root, not in pkg/")
 	assert.NoDirExists(t, filepath.Join(dir, "pkg", ".sglint_cache"))
 

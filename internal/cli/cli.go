@@ -19,7 +19,6 @@ import (
 	"github.com/sglint/sglint/analyzer/output"
 	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/rules"
-	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 // Exit codes.
@@ -80,7 +79,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tuneGC()
 	var o checkOptions
 	fl := newFlagSet()
-	fl.StringVar(&o.format, "format", "text", "")
+	fl.StringVar(&o.format, "format", "", "")
 	fl.Var(&o.selected, "select", "")
 	fl.Var(&o.extendSelected, "extend-select", "")
 	fl.Var(&o.ignored, "ignore", "")
@@ -107,6 +106,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.version {
 		return printVersion(nil, stdout, stderr)
 	}
+	if o.format == "" {
+		o.format = defaultFormat(stdout)
+	}
 	format, err := output.Lookup(o.format)
 	if err != nil {
 		return usageError(stdout, stderr, fmt.Errorf("--format: %w", err))
@@ -124,23 +126,22 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	all := registry()
-	cfg, ok := loadConfig(&o, paths, all, stderr)
-	if !ok {
-		return ExitError
-	}
-	selected, err := analyzer.SelectLayers(all, cfg.Selection,
-		analyzer.Selection{Select: o.selected, ExtendSelect: o.extendSelected, Ignore: o.ignored})
-	if err != nil {
+	cli := analyzer.Selection{Select: o.selected, ExtendSelect: o.extendSelected, Ignore: o.ignored}
+	if _, err := analyzer.SelectLayers(all, analyzer.Selection{}, cli); err != nil {
 		var unknown *analyzer.UnknownSelectorError
 		if errors.As(err, &unknown) {
 			err = fmt.Errorf("%w%s", err, suggestRule(unknown.Selector, all))
 		}
 		return usageError(stdout, stderr, err)
 	}
-	if len(selected) == 0 {
-		// Not an error (ignoring everything is a choice), but seldom meant:
-		// `--select SGL1` names only SGL100, which is off unless named whole.
-		fmt.Fprintln(stderr, "sglint: warning: no rule is selected, so nothing is checked (an off-by-default rule is selected only by its full ID or name)")
+	if err := discover.CheckExcludes(o.excludes); err != nil { // a usage error: nothing is checked
+		fmt.Fprintf(stderr, "sglint: %v\n", err)
+		return ExitError
+	}
+	resolver, err := config.NewResolver(o.configFile, all)
+	if err != nil {
+		printErrors[config.Errors](stderr, err)
+		return ExitError
 	}
 
 	// Something asked for and not checked, or a bug: exit 2, after checking
@@ -149,13 +150,21 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	failed := false
 	rt.setup = time.Since(rt.start)
 	t0 := time.Now()
-	dopts := discoverOptions(cfg, &o)
-	if err := discover.CheckExcludes(dopts.Exclude); err != nil { // a usage error: nothing is checked
-		fmt.Fprintf(stderr, "sglint: %v\n", err)
+	set := findInputs(paths, discoverOptions(resolver, &o), stdin, o.stdinFilename)
+	rt.discover = time.Since(t0)
+	gs, err := groupInputs(set, resolver, all, cli, &o)
+	if err != nil {
+		return usageError(stdout, stderr, err)
+	}
+	if len(gs.errs) > 0 {
+		// The configuration of a file to check is broken: nothing is
+		// checked. (One met only by the walk for context files costs just
+		// its files' settings: they are not reported on.)
+		for _, e := range gs.errs {
+			printErrors[config.Errors](stderr, e)
+		}
 		return ExitError
 	}
-	set := findInputs(paths, dopts, stdin, o.stdinFilename)
-	rt.discover = time.Since(t0)
 	for _, p := range set.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
@@ -163,27 +172,25 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(set.reported) == 0 && len(set.problems) == 0 {
 		fmt.Fprintf(stderr, "sglint: warning: no Python files found under %s\n", strings.Join(paths, ", "))
 	}
-	recs, ok := loadRecords(recordPaths(cfg, o.records), stderr)
-	if !ok {
+	if noRules(gs.groups, resolver, all, cli) {
+		// Not an error (ignoring everything is a choice), but seldom meant:
+		// `--select SGL1` names only SGL100, which is off unless named whole.
+		fmt.Fprintln(stderr, "sglint: warning: no rule is selected, so nothing is checked (an off-by-default rule is selected only by its full ID or name)")
+	}
+	if !loadGroupRecords(gs.groups, stderr) {
 		return ExitError
 	}
 	cwd, _ := os.Getwd()
-	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
-		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: recs, Cache: openCache(o.noCache, o.cacheDir, set.root, stderr)})
+	res := runGroups(set, gs, &o, openCache(o.noCache, o.cacheDir, set.root, stderr), all, stderr)
 	t0 = time.Now()
 	if o.stats {
 		defer func() {
 			rt.output = time.Since(t0)
-			writeStats(stderr, res.Stats, rt)
+			writeStats(stderr, res.stats, rt)
 		}()
 	}
 	internal := false
-	var problems []analyzer.Problem
-	for _, p := range res.Problems {
-		if set.context[p.Path] && !p.Internal {
-			continue // a context file nobody asked about
-		}
-		problems = append(problems, p)
+	for _, p := range res.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
 		internal = internal || p.Internal
@@ -191,37 +198,37 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if internal {
 		fmt.Fprintln(stderr, "sglint: an internal error is a bug in sglint: please report it with the message above; the other files were checked")
 	}
-	diags := res.Diagnostics
-	if slices.Contains(selected, unusednoqa.Rule) {
-		diags = append(diags, unusednoqa.Check(res.Noqa, selected, all)...)
-		analyzer.SortDiagnostics(diags)
+	for _, w := range res.noqa {
+		fmt.Fprintf(stderr, "sglint: %s\n", w)
 	}
-	diags = reportedOnly(diags, set, cfg)
-
+	diags := res.diags
+	hidden := 0
 	switch {
 	case o.addNoqa:
 		return addNoqa(diags, set, stderr, failed)
 	case o.writeBaseline != "":
 		return writeBaseline(o.writeBaseline, diags, stderr, failed)
 	case o.baseline != "":
-		kept, ok := applyBaseline(o.baseline, diags, set, selected, stderr)
+		kept, n, ok := applyBaseline(o.baseline, res.byGroup, gs.groups, stderr)
 		if !ok {
 			return ExitError
 		}
-		diags = kept
+		diags, hidden = kept, n
 	}
 
 	report := &output.Report{
-		Tool:        tool(),
-		Diagnostics: diags,
-		Problems:    append(set.problems, problems...),
-		Rules:       selected,
-		Files:       res.Files,
-		SrcRoot:     cwd,
-		CodeFlow:    chainOf,
+		Tool:           tool(),
+		Diagnostics:    diags,
+		Problems:       append(set.problems, res.problems...),
+		Rules:          ranRules(gs.groups, all),
+		Files:          res.files,
+		NotRun:         res.notRun,
+		BaselineHidden: hidden,
+		SrcRoot:        cwd,
+		CodeFlow:       chainOf,
 	}
 	if o.statistics {
-		err = writeStatistics(stdout, o.format, diags)
+		err = writeStatistics(stdout, o.format, report)
 	} else {
 		err = format(stdout, report)
 	}
@@ -238,6 +245,21 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return ExitClean
 }
 
+// noRules reports whether no rule runs: every group selects none, or,
+// without files, the configuration of the working directory does.
+func noRules(gs []*group, res *config.Resolver, all []*analyzer.Rule, cli analyzer.Selection) bool {
+	if len(gs) == 0 {
+		rules, err := analyzer.SelectLayers(all, res.ForDir(".").Selection, cli)
+		return err == nil && len(rules) == 0
+	}
+	for _, g := range gs {
+		if len(g.rules) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // tuneGC halves the garbage collector's headroom (GOGC=50 instead of 100)
 // unless GOGC is set. Most of a run's heap is pointer-free (sources, packed
 // trees, node arrays), so a collection costs little, and the smaller
@@ -246,6 +268,28 @@ func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
+}
+
+// defaultFormat is the full form on a terminal, where a person reads the
+// findings, and the concise one line a finding elsewhere (pipes, files,
+// CI logs, editors), as ruff does.
+func defaultFormat(stdout io.Writer) string {
+	if isTerminal(stdout) {
+		return "full"
+	}
+	return "concise"
+}
+
+// isTerminal reports whether w is a character device. The standard library
+// tells no more without a dependency; the other character devices
+// (/dev/null) take the full form harmlessly.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // validate checks flag combinations before any work is done.
@@ -261,22 +305,21 @@ func (o *checkOptions) validate(paths []string) error {
 		return errors.New("--add-noqa cannot be combined with --baseline, --write-baseline or --statistics")
 	case o.baseline != "" && o.writeBaseline != "":
 		return errors.New("--baseline and --write-baseline cannot be combined: --write-baseline records every current finding")
-	case o.statistics && o.format != "text" && o.format != "json":
+	case o.statistics && !slices.Contains([]string{"full", "concise", "text", "json"}, o.format):
 		return fmt.Errorf("--statistics prints text or json, not %s", o.format)
 	}
 	return nil
 }
 
-// reportedOnly keeps the findings in files the run reports on (a rule may
-// report in a context file) and drops those per-file-ignores disable.
-func reportedOnly(ds []analyzer.Diagnostic, set *inputSet, cfg *config.Config) []analyzer.Diagnostic {
-	out := make([]analyzer.Diagnostic, 0, len(ds))
-	for _, d := range ds {
-		if set.reported[d.Path] && !cfg.PerFileIgnored(d.Path, d.Rule.ID) {
-			out = append(out, d)
-		}
+// namedSkipFails makes a file skipped on purpose (binary, too large) an
+// error when it was named on the command line: it was asked for and not
+// checked. Met in a walk, it stays a warning.
+func namedSkipFails(p analyzer.Problem, set *inputSet) analyzer.Problem {
+	if p.Warning && set.explicit[p.Path] {
+		p.Warning = false
+		p.Message = "cannot be checked: " + strings.TrimSuffix(p.Message, ", skipped")
 	}
-	return out
+	return p
 }
 
 // chainOf is the SARIF code flow of a finding whose rule's related

@@ -69,7 +69,7 @@ func projectDir(t *testing.T) string {
 // placeholder so the golden file does not depend on the machine.
 func TestGoldenFormats(t *testing.T) {
 	dir := projectDir(t)
-	for _, format := range []string{"text", "json", "github", "sarif"} {
+	for _, format := range []string{"full", "concise", "json", "github", "sarif"} {
 		t.Run(format, func(t *testing.T) {
 			o := runMain(t, dir, nil, "--format", format)
 			assert.Equal(t, ExitFindings, o.code, o.stderr)
@@ -88,7 +88,7 @@ func TestTextOutputAndExitCodes(t *testing.T) {
 	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\n"+
 		"pkg/odd, name.py:1:19: SGL000 syntax error: unexpected `3`\n"+
 		"pkg/sender.py:3:39: SGL000 syntax error: unexpected `req`\n"+
-		"Found 3 problems in 3 files.\n", o.stdout, "default excludes skip .venv and build; noqa applies")
+		"Found 3 problems in 3 files: 3 errors (SGL000 ×3).\n", o.stdout, "default excludes skip .venv and build; noqa applies")
 
 	o = runMain(t, dir, nil, "--exit-zero")
 	assert.Equal(t, ExitClean, o.code)
@@ -119,7 +119,7 @@ func TestExclude(t *testing.T) {
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 	o = runMain(t, dir, nil, "--exclude", "pkg/*.py")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
 	o = runMain(t, dir, nil, "--exclude", "[")
 	assert.Equal(t, outcome{ExitError, "", "sglint: [: invalid exclude glob\n"}, o, "a usage error: no report on stdout")
 }
@@ -175,10 +175,10 @@ func TestSelectIgnore(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	dir := projectDir(t)
 	cases := map[string][]string{
-		"unknown format \"xml\"":                     {"--format", "xml"},
-		"flag provided but not defined: -frobnicate": {"--frobnicate"},
-		"--jobs must be at least 1":                  {"-j", "-1"},
-		"invalid value \"x\" for flag -jobs":         {"--jobs", "x"},
+		"unknown format \"xml\"":              {"--format", "xml"},
+		"unknown flag --frobnicate":           {"--frobnicate"},
+		"--jobs must be at least 1":           {"-j", "-1"},
+		"invalid value \"x\" for flag --jobs": {"--jobs", "x"},
 	}
 	for want, args := range cases {
 		o := runMain(t, dir, nil, args...)
@@ -228,7 +228,7 @@ func TestExplicitFileWhateverItsName(t *testing.T) {
 	assert.Equal(t, ExitFindings, o.code, o.stderr)
 	assert.Equal(t, "script:1:5: SGL000 syntax error: unexpected `=`\n"+
 		"x.py/inner.py:1:5: SGL000 syntax error: unexpected `=`\n"+
-		"Found 2 problems in 2 files.\n", o.stdout)
+		"Found 2 problems in 2 files: 2 errors (SGL000 ×2).\n", o.stdout)
 }
 
 func TestAbsolutePathsDisplayRelative(t *testing.T) {
@@ -240,7 +240,7 @@ func TestAbsolutePathsDisplayRelative(t *testing.T) {
 func TestStdin(t *testing.T) {
 	o := runMain(t, t.TempDir(), strings.NewReader("def f(:\n    pass\n"), "-")
 	assert.Equal(t, ExitFindings, o.code)
-	assert.Equal(t, "-:1:7: SGL000 syntax error: missing `)`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "-:1:6: SGL000 syntax error: `(` was never closed\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
 }
 
 func TestNoPythonFiles(t *testing.T) {
@@ -260,7 +260,7 @@ func TestDeterministicAcrossJobs(t *testing.T) {
 		}
 		putFile(t, dir, fmt.Sprintf("p%d/m%02d.py", i%7, i), src)
 	}
-	for _, format := range []string{"text", "json", "sarif"} {
+	for _, format := range []string{"full", "concise", "json", "sarif"} {
 		one := runMain(t, dir, nil, "-j", "1", "--format", format)
 		for _, jobs := range []string{"2", "4", "16"} {
 			many := runMain(t, dir, nil, "--jobs", jobs, "--format", format)
@@ -292,7 +292,7 @@ func TestInternalErrorNamesFile(t *testing.T) {
 	putFile(t, dir, "bad.py", "x = = 1\n")
 	o := runMain(t, dir, nil)
 	assert.Equal(t, ExitError, o.code)
-	assert.Equal(t, "bad.py:1:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file.\n", o.stdout)
+	assert.Equal(t, "bad.py:1:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file: 1 error (SGL000); 1 file hit an internal error.\n", o.stdout)
 	assert.True(t, strings.HasPrefix(o.stderr, "sglint: boom.py: internal error: rule SGL999 panicked: assignment to entry in nil map\n"), o.stderr)
 	assert.Contains(t, o.stderr, "is a bug in sglint")
 
@@ -307,7 +307,7 @@ func TestRulesCommand(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(o.stdout, "\n"), "\n")
 	require.Len(t, lines, 1+len(rules.All()))
 	assert.Regexp(t, `^ID\s+NAME\s+SEVERITY\s+DEFAULT\s+TITLE$`, lines[0])
-	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+File does not parse as Python$`, lines[1])
+	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+File sglint cannot parse \(not a full syntax check\)$`, lines[1])
 
 	o = runMain(t, "", nil, "rules", "extra")
 	assert.Equal(t, ExitError, o.code)
@@ -316,15 +316,17 @@ func TestRulesCommand(t *testing.T) {
 func TestExplainCommand(t *testing.T) {
 	o := runMain(t, "", nil, "explain", "SGL000")
 	assert.Equal(t, ExitClean, o.code)
-	assert.True(t, strings.HasPrefix(o.stdout, "# syntax-error (SGL000)\n\nFile does not parse as Python.\n\nSeverity: error.\n\n## What it does\n"), o.stdout)
+	assert.True(t, strings.HasPrefix(o.stdout, "# syntax-error (SGL000)\n\nFile sglint cannot parse (not a full syntax check).\n\nSeverity: error.\n\n## What it does\n"), o.stdout)
 	assert.Contains(t, o.stdout, "## Known limits")
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "sgl000"))
 	assert.Equal(t, o, runMain(t, "", nil, "explain", "syntax-error"))
 
+	const noRecords = "Run 'sglint rules' for the list. No error records are loaded, so record ids and slugs are not known: " +
+		"load them with --records PATH, or records = [\"records\"] under [tool.sglint].\n"
 	o = runMain(t, "", nil, "explain", "SGL0000")
-	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\nRun 'sglint rules' for the list (to explain an error record, load it with --records PATH).\n"}, o)
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"SGL0000\" (did you mean SGL000?)\n" + noRecords}, o)
 	o = runMain(t, "", nil, "explain", "E501")
-	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\nRun 'sglint rules' for the list (to explain an error record, load it with --records PATH).\n"}, o)
+	assert.Equal(t, outcome{ExitError, "", "sglint: unknown rule \"E501\"\n" + noRecords}, o)
 	o = runMain(t, "", nil, "explain")
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "explain takes one rule ID or name")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/output"
+	"github.com/sglint/sglint/rules/recordraise"
 )
 
 // Version is sglint's version; release builds set it with
@@ -79,8 +80,11 @@ func listRules(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tDEFAULT\tTITLE")
 	for _, r := range registry() {
 		def := "on"
-		if r.DefaultOff {
+		switch {
+		case r.DefaultOff:
 			def = "off"
+		case r == recordraise.Rule:
+			def = "on, needs records" // idle until records are loaded
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, def, r.Title)
 	}

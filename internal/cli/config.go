@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
@@ -12,18 +13,11 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 )
 
-// loadConfig resolves the configuration: --config, else the file found by
-// walking up from the first path (the --stdin-filename path when reading
-// standard input). Every problem in the file is printed with its line.
-func loadConfig(o *checkOptions, paths []string, all []*analyzer.Rule, stderr io.Writer) (*config.Config, bool) {
-	first := "."
-	switch {
-	case o.stdinFilename != "":
-		first = o.stdinFilename
-	case len(paths) > 0 && paths[0] != "-":
-		first = paths[0]
-	}
-	cfg, err := config.Resolve(o.configFile, first, all)
+// workdirConfig is the configuration of the working directory (--config
+// when given), for commands that check no file: explain reads its records.
+// Every problem in the file is printed with its line.
+func workdirConfig(configFile string, all []*analyzer.Rule, stderr io.Writer) (*config.Config, bool) {
+	cfg, err := config.Resolve(configFile, ".", all)
 	if err != nil {
 		printErrors[config.Errors](stderr, err)
 		return nil, false
@@ -47,25 +41,32 @@ func printErrors[L interface {
 	fmt.Fprintf(stderr, "sglint: %v\n", err)
 }
 
-// discoverOptions merges the config's file selection with the command
-// line's: exclude replaces the default excludes, extend-exclude and
-// --exclude add to them; --respect-gitignore, when given, wins. Config
+// discoverOptions gives a walk each directory's file selection, from the
+// configuration its files are checked under (Resolver): exclude replaces the
+// default excludes, extend-exclude adds to them; --exclude adds to every
+// directory's, and --respect-gitignore, when given, wins everywhere. Config
 // globs with a "/" are relative to the config's directory, so they are made
 // absolute (discover matches absolute globs against absolute paths); globs
 // without one match base names anywhere and stay as written.
-func discoverOptions(cfg *config.Config, o *checkOptions) discover.Options {
+func discoverOptions(res *config.Resolver, o *checkOptions) discover.Options {
 	opts := discover.DefaultOptions()
-	opts.RespectGitignore = cfg.RespectGitignore
-	if o.respectGitignore.set {
-		opts.RespectGitignore = o.respectGitignore.value
+	opts.Exclude = o.excludes
+	scopes := map[*config.Config]*discover.Scope{}
+	opts.ScopeOf = func(dir string) *discover.Scope {
+		cfg := res.ForDir(dir)
+		if s, ok := scopes[cfg]; ok {
+			return s
+		}
+		s := &discover.Scope{RespectGitignore: cfg.RespectGitignore, NoDefaultExcludes: cfg.Exclude != nil}
+		if o.respectGitignore.set {
+			s.RespectGitignore = o.respectGitignore.value
+		}
+		for _, g := range slices.Concat(cfg.Exclude, cfg.ExtendExclude) {
+			s.Exclude = append(s.Exclude, anchorGlob(cfg.Root, g))
+		}
+		scopes[cfg] = s
+		return s
 	}
-	if cfg.Exclude != nil {
-		opts.NoDefaultExcludes = true
-	}
-	for _, g := range append(append([]string(nil), cfg.Exclude...), cfg.ExtendExclude...) {
-		opts.Exclude = append(opts.Exclude, anchorGlob(cfg.Root, g))
-	}
-	opts.Exclude = append(opts.Exclude, o.excludes...)
 	return opts
 }
 

@@ -35,12 +35,12 @@ func TestDiscoveryExitCodes(t *testing.T) {
 
 	code, stdout, stderr := run(t, dir)
 	assert.Equal(t, ExitFindings, code)
-	assert.Regexp(t, `^pkg/legacy/broken.py:1:\d+: SGL000 [^\n]*\nFound 1 problem in 1 file.\n$`, stdout, "generated/ is gitignored")
+	assert.Regexp(t, `^pkg/legacy/broken.py:1:\d+: SGL000 [^\n]*\nFound 1 problem in 1 file: 1 error \(SGL000\); 1 file was skipped.\n$`, stdout, "generated/ is gitignored")
 	assert.Equal(t, "sglint: pkg/blob.py: warning: binary file (NUL byte at 1:1), skipped\n", stderr)
 
 	code, stdout, _ = run(t, dir, "--exclude", "legacy", "--exclude=*.txt", "pkg")
 	assert.Equal(t, ExitClean, code, "a skipped binary file does not fail the run")
-	assert.Equal(t, "All checks passed.\n", stdout)
+	assert.Equal(t, "No problems found in 1 file; 1 file was skipped.\n", stdout)
 
 	// An unusable argument fails the run, after the others are checked.
 	code, stdout, stderr = run(t, dir, "pkg/legacy", "missing.py")

@@ -20,6 +20,7 @@ type inputSet struct {
 	root     string          // directory module names are relative to
 	reported map[string]bool // display paths of the inputs to report on
 	context  map[string]bool // display paths of the context inputs
+	explicit map[string]bool // display paths named on the command line (or standard input)
 	// stats are the reported files' stat results before the run, so that
 	// --add-noqa can tell a file that changed meanwhile.
 	stats map[string]os.FileInfo
@@ -37,7 +38,7 @@ func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
 // symbolic links); "-" reads one file from standard input, shown as
 // stdinName when set. Problems with Warning set do not fail the run.
 func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
-	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{},
+	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{}, explicit: map[string]bool{},
 		stats: map[string]os.FileInfo{}, abs: map[string]string{}}
 	var onDisk []string
 	var stdinAbs string
@@ -53,6 +54,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 		}
 		stdinAbs = in.Abs
 		s.add(in)
+		s.explicit[in.Path] = true
 	}
 	rootPaths := onDisk
 	if stdinName != "" {
@@ -70,6 +72,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 		for _, f := range files {
 			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true})
 			s.abs[f.Path] = f.Abs
+			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
 			if fi, err := os.Stat(f.Abs); err == nil {
 				s.stats[f.Path] = fi
 			}

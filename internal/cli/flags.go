@@ -3,8 +3,12 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"regexp"
 	"strings"
+
+	"github.com/sglint/sglint/internal/didyoumean"
 )
 
 const usage = `sglint: static checks for sglang's KV-cache transfer code.
@@ -16,13 +20,14 @@ Usage: sglint [flags] [PATH...]   check *.py files under PATH (default .)
        sglint version
 
 Flags:
-  --format FORMAT       text (default), json, github, sarif
+  --format FORMAT       full (default on a terminal), concise (elsewhere),
+                        json, github, sarif
   --select RULES        run only these rules (IDs, prefixes, names, ALL)
   --extend-select RULES add rules to the selection
   --ignore RULES        do not run these rules
   --exclude GLOB        skip matching files and directories (repeatable)
-  --config FILE         settings file instead of the nearest pyproject.toml
-                        [tool.sglint] or sglint.toml
+  --config FILE         settings for every file, instead of each file's
+                        nearest pyproject.toml [tool.sglint] or sglint.toml
   --respect-gitignore=false  also check what .gitignore ignores
   --records PATH        error records (a .json, .jsonl or a directory)
   --baseline FILE       hide the findings recorded in FILE
@@ -34,7 +39,7 @@ Flags:
   -j, --jobs N          parallel workers (default: number of CPUs)
   --no-cache            do not read or write the cache
   --cache-dir DIR       keep the cache in DIR (default: .sglint_cache at
-                        the project root, or $SGLINT_CACHE_DIR)
+                        the git checkout's top, or $SGLINT_CACHE_DIR)
   --stats               print what each stage of the run cost
   --version, -h, --help
 
@@ -76,7 +81,7 @@ func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, err
+			return nil, flagError(fl, err)
 		}
 		rest := fl.Args()
 		if len(rest) == 0 {
@@ -88,4 +93,33 @@ func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagError rewrites the flag package's messages the way the usage spells
+// flags (--format, -j), with a suggestion for an unknown one.
+func flagError(fl *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var names []string
+		fl.VisitAll(func(f *flag.Flag) { names = append(names, dashes(f.Name)) })
+		hint := ""
+		if s, ok := didyoumean.Closest(dashes(name), names); ok {
+			hint = " (did you mean " + s + "?)"
+		}
+		return fmt.Errorf("unknown flag %s%s", dashes(name), hint)
+	}
+	return errors.New(flagName.ReplaceAllStringFunc(msg, func(m string) string {
+		return m[:strings.IndexByte(m, '-')] + dashes(m[strings.IndexByte(m, '-')+1:])
+	}))
+}
+
+// flagName is a flag as the flag package names it in its messages.
+var flagName = regexp.MustCompile(`(flag |for |argument: )-[A-Za-z][A-Za-z-]*`)
+
+// dashes spells a flag name: -j, --format.
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

@@ -48,7 +48,7 @@ func TestDocsConfigExampleLoads(t *testing.T) {
 	// And sglint runs with it.
 	putFile(t, dir, "pkg/a.py", "x = 1  # noqa: SGL000\n")
 	o := runMain(t, dir, nil)
-	assert.Equal(t, outcome{ExitFindings, "pkg/a.py:1:8: SGL100 unused `noqa` code SGL000\nFound 1 problem in 1 file.\n", ""}, o)
+	assert.Equal(t, outcome{ExitFindings, "pkg/a.py:1:8: SGL100 unused `noqa` code SGL000\nFound 1 problem in 1 file: 1 warning (SGL100).\n", ""}, o)
 }
 
 // The README shows the example project's output verbatim: its first
@@ -94,4 +94,26 @@ func commandOutput(t *testing.T, readme, command string) string {
 // The README is the first five minutes; the reference lives in docs/.
 func TestReadmeStaysShort(t *testing.T) {
 	assert.LessOrEqual(t, strings.Count(repoFile(t, "README.md"), "\n"), 250)
+}
+
+// The README says where a project keeps its records, with a configuration
+// that loads: a folder of the repository named by records.
+func TestReadmeSaysWhereRecordsLive(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pyproject.toml")
+	require.NoError(t, os.WriteFile(file, []byte(docBlock(t, "README.md", "## Error records", "toml")), 0o644))
+	c, err := config.Load(file, registry())
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(dir, "records")}, c.Records)
+}
+
+// The README's first finding is the full form a terminal shows, verbatim.
+func TestReadmeShowsTheFullForm(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	block := docBlock(t, "README.md", "## What it finds", "")
+	o := runMain(t, root, nil, "--no-cache", "--format", "full", "./testdata/example")
+	require.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Contains(t, o.stdout, block)
+	assert.True(t, strings.HasPrefix(block, "error[SGL001]: `src` may be empty here\n"), block)
 }

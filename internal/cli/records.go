@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -114,11 +115,32 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		o.jobs = runtime.NumCPU()
 	}
 	co := &checkOptions{configFile: o.configFile, excludes: o.excludes, respectGitignore: o.respectGitignore}
-	cfg, ok := loadConfig(co, paths, registry(), stderr)
-	if !ok {
+	resolver, err := config.NewResolver(o.configFile, registry())
+	if err != nil {
+		printErrors[config.Errors](stderr, err)
 		return ExitError
 	}
-	rpaths := recordPaths(cfg, o.records)
+	found := findInputs(paths, discoverOptions(resolver, co), stdin, "")
+	// The records of every configuration the files are under, each once.
+	var rpaths []string
+	for _, in := range found.inputs {
+		if in.Report {
+			cfg := resolver.ForFile(in.Abs)
+			if err := resolver.Err(cfg); err != nil {
+				printErrors[config.Errors](stderr, err)
+				return ExitError
+			}
+			for _, p := range recordPaths(cfg, nil) {
+				if !slices.Contains(rpaths, p) {
+					rpaths = append(rpaths, p)
+				}
+			}
+		}
+	}
+	if len(found.inputs) == 0 {
+		rpaths = recordPaths(resolver.ForDir("."), nil)
+	}
+	rpaths = append(rpaths, o.records...)
 	if len(rpaths) == 0 {
 		return usageError(stdout, stderr, errors.New("no records: give --records PATH or set records = [...] in the config"))
 	}
@@ -127,7 +149,6 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	failed := false
-	found := findInputs(paths, discoverOptions(cfg, co), stdin, "")
 	for _, p := range found.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
 		failed = failed || !p.Warning
@@ -331,7 +352,7 @@ func recordDoc(r *records.Record) string {
 		}
 		facts = append(facts, "Raised at "+at+" when recorded.")
 	}
-	facts = append(facts, "Checked by SGL010 (record-raise-reachable).", "Read from "+r.Source.String()+".")
+	facts = append(facts, checkedBy(r.ID), "Read from "+r.Source.String()+".")
 	b.WriteString(strings.Join(facts, " "))
 	b.WriteString("\n")
 	section := func(h, body string) {
@@ -365,8 +386,7 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 	if sec := findSection(key); sec != nil {
 		return sectionDoc(sec), ExitClean
 	}
-	co := &checkOptions{configFile: configFile}
-	cfg, ok := loadConfig(co, []string{"."}, registry(), stderr)
+	cfg, ok := workdirConfig(configFile, registry(), stderr)
 	if !ok {
 		return "", ExitError
 	}
@@ -394,15 +414,72 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 	if s, ok := didyoumean.Closest(key, names); ok {
 		hint = fmt.Sprintf(" (did you mean %s?)", s)
 	}
+	if len(rpaths) == 0 && hint == "" && (len(derivedRules(key)) > 0 || looksLikeRecordID(key)) {
+		// A record id, and nothing to look it up in: say so, not "unknown rule".
+		fmt.Fprintf(stderr, "sglint: no error records are loaded, so record %q cannot be explained\n", key)
+		fmt.Fprintln(stderr, loadRecordsHint)
+		if rs := derivedRules(key); len(rs) > 0 {
+			fmt.Fprintf(stderr, "Derived from it: %s; see 'sglint explain %s'.\n", ruleList(rs), rs[0].ID)
+		}
+		return "", ExitError
+	}
 	what := "rule"
 	if len(rpaths) > 0 {
 		what = "rule or record"
 	}
 	fmt.Fprintf(stderr, "sglint: unknown %s %q%s\n", what, key, hint)
 	if len(rpaths) == 0 {
-		fmt.Fprintln(stderr, "Run 'sglint rules' for the list (to explain an error record, load it with --records PATH).")
+		fmt.Fprintln(stderr, "Run 'sglint rules' for the list. No error records are loaded, so record ids and slugs are not known: "+
+			"load them with --records PATH, or records = [\"records\"] under [tool.sglint].")
 	} else {
 		fmt.Fprintln(stderr, "Run 'sglint rules' or 'sglint records' for the lists.")
 	}
 	return "", ExitError
+}
+
+// loadRecordsHint says where records come from.
+const loadRecordsHint = "Load them with --records PATH (a .json or .jsonl file, or a directory of them), " +
+	"or name the project's records folder in its configuration: records = [\"records\"] under [tool.sglint] (docs/records.md)."
+
+// derivedRules are the rules written for the record id (Rule.Record).
+func derivedRules(id string) []*analyzer.Rule {
+	var out []*analyzer.Rule
+	for _, r := range registry() {
+		if r.Record != "" && strings.EqualFold(r.Record, id) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// checkedBy names the rules that check a record: those derived from it,
+// then SGL010, which reports send entries that can fail with any record.
+func checkedBy(id string) string {
+	derived := derivedRules(id)
+	if len(derived) == 0 {
+		return "Checked by SGL010 (record-raise-reachable)."
+	}
+	return fmt.Sprintf("Rules derived from it: %s. Also checked by SGL010 (record-raise-reachable).", ruleList(derived))
+}
+
+func ruleList(rs []*analyzer.Rule) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("%s (%s)", r.ID, r.Name)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// looksLikeRecordID is the shape of the records' ids: 16 hexadecimal
+// digits (8 or more are taken for one).
+func looksLikeRecordID(s string) bool {
+	if len(s) < 8 {
+		return false
+	}
+	for _, c := range strings.ToLower(s) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

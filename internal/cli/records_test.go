@@ -115,7 +115,8 @@ func TestExplainRecord(t *testing.T) {
 	want := "# kv-memory-descriptors-are-empty-on-prefill-side (record 795554d942550d42)\n\n" +
 		"`RuntimeError`: KV memory descriptors are empty on prefill side\n\n" +
 		"Severity: critical. Handling: validation. Message pattern: `KV memory descriptors are empty on prefill side`. " +
-		"Raised at python/sglang/srt/disaggregation/mori/conn.py:851 when recorded. Checked by SGL010 (record-raise-reachable). " +
+		"Raised at python/sglang/srt/disaggregation/mori/conn.py:851 when recorded. " +
+		"Rules derived from it: SGL001 (kv-send-without-readiness-guard). Also checked by SGL010 (record-raise-reachable). " +
 		"Read from " + filepath.Join(seed, "795554d942550d42.json") + ".\n\n" +
 		"## Documentation\n\nFixture copy. The per-layer split of the local KV descriptors raises when this rank registered none.\n\n" +
 		"## Trigger scenarios\n\nA rank without KV buffers receives a KV send; registration was skipped or produced nothing.\n\n" +
@@ -130,6 +131,33 @@ func TestExplainRecord(t *testing.T) {
 	o = runMain(t, "", nil, "explain", "--records", seed, "SGL000")
 	assert.Equal(t, ExitClean, o.code, "rules still explain")
 	assert.Contains(t, o.stdout, "# syntax-error (SGL000)")
+}
+
+// Issue 17, point 5: a record id without records loaded is not an "unknown
+// rule": sglint says that no records are loaded, how to load them, and
+// which rules derive from the record; with them loaded, the page lists
+// those rules, not only SGL010.
+func TestExplainRecordWithoutRecords(t *testing.T) {
+	dir := t.TempDir()
+	seed := testdataDir(t, "records", "seed")
+	o := runMain(t, dir, nil, "explain", "795554d942550d42")
+	assert.Equal(t, outcome{ExitError, "", "sglint: no error records are loaded, so record \"795554d942550d42\" cannot be explained\n" +
+		"Load them with --records PATH (a .json or .jsonl file, or a directory of them), or name the project's records folder " +
+		"in its configuration: records = [\"records\"] under [tool.sglint] (docs/records.md).\n" +
+		"Derived from it: SGL001 (kv-send-without-readiness-guard); see 'sglint explain SGL001'.\n"}, o)
+	o = runMain(t, dir, nil, "explain", "e0a1b2c3d4e5f601")
+	assert.Equal(t, ExitError, o.code)
+	assert.True(t, strings.HasPrefix(o.stderr, "sglint: no error records are loaded, so record \"e0a1b2c3d4e5f601\" cannot be explained\nLoad them"), o.stderr)
+
+	// The project's records folder, named in its configuration.
+	b, err := os.ReadFile(filepath.Join(seed, "d0bf6111ca6909b6.json"))
+	require.NoError(t, err)
+	putFile(t, dir, "records/d0bf6111ca6909b6.json", string(b))
+	putFile(t, dir, "pyproject.toml", "[tool.sglint]\nrecords = [\"records\"]\n")
+	o = runMain(t, dir, nil, "explain", "d0bf6111ca6909b6")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	assert.Contains(t, o.stdout, "Rules derived from it: SGL002 (kv-send-with-unchecked-mem-kind), SGL003 (peer-published-before-init), "+
+		"SGL004 (unchecked-peer-lookup). Also checked by SGL010 (record-raise-reachable).")
 }
 
 // A rule whose related locations walk a call chain gets a SARIF codeFlow;

@@ -20,7 +20,8 @@ type ruleCount struct {
 
 // writeStatistics prints the number of findings per rule, most frequent
 // first (then by ID): a table for text, an array for json.
-func writeStatistics(w io.Writer, format string, ds []analyzer.Diagnostic) error {
+func writeStatistics(w io.Writer, format string, r *output.Report) error {
+	ds := r.Diagnostics
 	counts := map[*analyzer.Rule]int{}
 	for i := range ds {
 		counts[ds[i].Rule]++
@@ -46,6 +47,6 @@ func writeStatistics(w io.Writer, format string, ds []analyzer.Diagnostic) error
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, output.Summary(ds)) // the same closing line as the findings'
+	_, err := fmt.Fprintln(w, output.Summary(r)) // the same closing line as the findings'
 	return err
 }

@@ -22,12 +22,29 @@ type runTimes struct {
 // writeStats prints --stats to w: what was loaded, then the wall time of
 // each stage of the run with the busy time of its parts (summed over the
 // workers, so with -j 2 a part may take up to twice its stage's wall time).
-func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
+// A run checked in several groups (configurations that set different
+// rules or options) shows each group's engine run in turn.
+func writeStats(w io.Writer, runs []*analyzer.Stats, rt *runTimes) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%8.1f ms", float64(d)/1e6) }
-	fmt.Fprintf(w, "sglint: stats: %d files, %.1f MB, %d parsed (%d nodes), %d from the cache; -j %d\n",
-		st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
-	fmt.Fprintf(w, "  setup     %s   flags, config, rule selection\n", ms(rt.setup))
-	fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))
+	for i, st := range runs {
+		pass := ""
+		if len(runs) > 1 {
+			pass = fmt.Sprintf(" (engine run %d of %d)", i+1, len(runs))
+		}
+		fmt.Fprintf(w, "sglint: stats%s: %d files, %.1f MB, %d parsed (%d nodes), %d from the cache; -j %d\n",
+			pass, st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
+		if i == 0 {
+			fmt.Fprintf(w, "  setup     %s   flags, config, rule selection\n", ms(rt.setup))
+			fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))
+		}
+		writeEngineStats(w, st, ms)
+	}
+	fmt.Fprintf(w, "  output    %s   filters, baseline, report\n", ms(rt.output))
+	fmt.Fprintf(w, "  total     %s   peak RSS %s\n", ms(time.Since(rt.start)), peakRSS())
+}
+
+// writeEngineStats prints the stages of one engine run.
+func writeEngineStats(w io.Writer, st *analyzer.Stats, ms func(time.Duration) string) {
 	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s, noqa %s, pack %s (busy)\n",
 		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize), ms(st.Records), ms(st.Noqa), ms(st.Pack))
 	if st.Cache {
@@ -44,6 +61,4 @@ func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
 		fmt.Fprintf(w, "    %-7s %s\n", id, ms(st.Rules[id]))
 	}
 	fmt.Fprintf(w, "  finish    %s   suppressions, sorting\n", ms(st.FinishWall))
-	fmt.Fprintf(w, "  output    %s   filters, baseline, report\n", ms(rt.output))
-	fmt.Fprintf(w, "  total     %s   peak RSS %s\n", ms(time.Since(rt.start)), peakRSS())
 }

@@ -10,11 +10,14 @@ import (
 type problem struct {
 	node    syntax.NodeID // reported span; zero-width for a MISSING token
 	message string
+	after   bool // report the empty span just after node (a missing colon)
 }
 
 // locate finds the first syntax error of t (ok=false if there is none).
 //
-// tree-sitter marks errors in two ways. A MISSING node is a token it invented
+// What the tokens tell plainly comes first (expected.go): a string never
+// closed, a bracket never closed or closed by the wrong one, a compound
+// statement's header without its colon. Then tree-sitter's own marks, in two ways. A MISSING node is a token it invented
 // to finish a construct (a closing bracket, a colon): it is reported where
 // the token was expected. An ERROR node wraps what it could not fit into the
 // tree: tokens it skipped, and often a valid prefix it abandoned
@@ -30,25 +33,35 @@ func locate(t *syntax.Tree) (problem, bool) {
 	if e == syntax.NoNode {
 		return problem{}, false
 	}
+	if p, ok := unterminatedString(t, e); ok {
+		return p, true
+	}
+	toks := tokens(t)
+	if p, ok := bracketProblem(t, toks, e); ok {
+		return p, true
+	}
+	if p, ok := missingColon(t, toks, e); ok {
+		return p, true
+	}
 	for {
 		if t.IsMissing(e) {
-			return problem{e, "syntax error: missing " + describeMissing(t, e)}, true
+			return problem{node: e, message: "syntax error: expected " + describeMissing(t, e)}, true
 		}
 		if t.FirstChild(e) == syntax.NoNode { // a token the lexer could not read
-			return problem{e, "syntax error: unexpected " + quote(t.Text(e))}, true
+			return problem{node: e, message: "syntax error: unexpected " + quote(t.Text(e))}, true
 		}
 		inner := firstErrorIn(t, e)
 		if j := juxtaposed(t, e); j != syntax.NoNode && (inner == syntax.NoNode || j < inner || !hasBadToken(t, inner)) {
-			return problem{j, "syntax error: unexpected " + quote(t.Text(j))}, true
+			return problem{node: j, message: "syntax error: unexpected " + quote(t.Text(j))}, true
 		}
 		if inner != syntax.NoNode {
 			e = inner
 			continue
 		}
 		if only := onlyChild(t, e); only != syntax.NoNode {
-			return problem{only, "syntax error: unexpected " + quote(t.Text(only))}, true
+			return problem{node: only, message: "syntax error: unexpected " + quote(t.Text(only))}, true
 		}
-		return problem{e, "syntax error: cannot parse " + quote(regionText(t, e))}, true
+		return problem{node: e, message: "syntax error: cannot parse " + quote(regionText(t, e))}, true
 	}
 }
 
@@ -118,11 +131,15 @@ func onlyChild(t *syntax.Tree, e syntax.NodeID) syntax.NodeID {
 }
 
 // describeMissing names a missing token: `)` or `in` for punctuation and
-// keywords, the grammar's name for a named node ("identifier").
+// keywords, the grammar's name for a named node ("an identifier").
 func describeMissing(t *syntax.Tree, n syntax.NodeID) string {
 	name := t.Kind(n).String()
 	if t.IsNamed(n) {
-		return strings.ReplaceAll(name, "_", " ")
+		name = strings.ReplaceAll(name, "_", " ")
+		if strings.ContainsRune("aeiou", rune(name[0])) {
+			return "an " + name
+		}
+		return "a " + name
 	}
 	return "`" + name + "`"
 }

@@ -1,4 +1,5 @@
-// Package syntaxerror reports files that do not parse (SGL000).
+// Package syntaxerror reports files sglint could not parse (SGL000). It is
+// not a syntax checker: tree-sitter accepts some code CPython rejects.
 package syntaxerror
 
 import (
@@ -21,7 +22,7 @@ var Rule = &analyzer.Rule{
 	ID:       "SGL000",
 	Name:     "syntax-error",
 	Severity: analyzer.Error,
-	Title:    "File does not parse as Python",
+	Title:    "File sglint cannot parse (not a full syntax check)",
 	Local:    true,
 	Run:      run,
 	Doc:      doc,
@@ -40,7 +41,12 @@ func run(pass *analyzer.Pass) error {
 		return nil
 	}
 	if p, ok := locate(t); ok {
-		pass.ReportNode(p.node, p.message)
+		if !p.after {
+			pass.ReportNode(p.node, p.message)
+			return nil
+		}
+		at := t.End(p.node)
+		pass.Report(analyzer.Diagnostic{Start: at, End: at, Message: p.message, Function: syntax.QualName(t, p.node)})
 	}
 	return nil
 }

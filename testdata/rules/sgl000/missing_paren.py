@@ -1,2 +1,2 @@
-def poll(:  # want: SGL000 "^syntax error: missing `\)`$"
+def poll(:  # want: SGL000 "^syntax error: `\(` was never closed$"
     pass

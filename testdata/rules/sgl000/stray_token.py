@@ -1,2 +1,2 @@
 ready = True
-)  # want: SGL000 "unexpected `\)`"
+)  # want: SGL000 "^syntax error: unmatched `\)`$"

@@ -1,0 +1,5 @@
+# A header without its colon is reported at the end of the header, not at
+# the next line where tree-sitter gave up (it took `def poll()` for an
+# unexpected `()`).
+def poll()  # want: SGL000 "^syntax error: expected `:`$"
+    return 1

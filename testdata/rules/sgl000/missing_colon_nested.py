@@ -1,0 +1,5 @@
+class Receiver:
+    def poll(self):
+        if self.ready == 1  # want: SGL000 "^syntax error: expected `:`$"
+            return 2
+        return 3

@@ -1,0 +1,7 @@
+# The call's parenthesis is never closed: the next statement is swallowed
+# into the arguments, and tree-sitter reports `return`. The bracket is the
+# place.
+class Sender:
+    def send(self, req):
+        self.queue.put((req, 1)  # want: SGL000 "^syntax error: `\(` was never closed$"
+        return req
