@@ -47,7 +47,8 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
 	}
 
-	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_SARIF_FILE=out/sglint.sarif")
+	// --all-files: the fixture holds no KV classes; every file is analysed.
+	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_ARGS=--all-files", "INPUT_SARIF_FILE=out/sglint.sarif")
 	assert.Equal(t, 1, code, stdout)
 	assert.Contains(t, stdout, "::error title=sglint (SGL000),file=pkg/conn.py,line=1,")
 	assert.Contains(t, stdout, "\npkg/mooncake/conn.py:1:5: SGL000 ", "plain lines follow the annotations")

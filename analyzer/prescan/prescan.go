@@ -40,19 +40,70 @@ type Import struct {
 type File struct {
 	Classes []Class
 	Imports []Import
+	Funcs   []string // names of the functions defined at module level
+	// Attrs are the attribute names the file declares on classes: fields
+	// of class bodies (`kind: Optional[str] = None`) and `self.kind = ...`
+	// assignments, each once, in order.
+	Attrs []string
 }
 
 // Scan reads src.
 func Scan(src []byte) *File {
 	f := &File{}
+	attrs := map[string]bool{}
+	addAttr := func(name string) {
+		if !attrs[name] {
+			attrs[name] = true
+			f.Attrs = append(f.Attrs, name)
+		}
+	}
+	// classes holds the indentation of the class headers enclosing the
+	// line, and of their bodies once known (-1 until then).
+	type open struct{ header, body int }
+	var classes []open
 	for text, n := range logicalLines(src) {
 		trimmed := strings.TrimLeft(text, " \t")
 		indent := len(text) - len(trimmed)
+		if trimmed == "" {
+			continue
+		}
+		for len(classes) > 0 && indent <= classes[len(classes)-1].header {
+			classes = classes[:len(classes)-1]
+		}
+		if k := len(classes) - 1; k >= 0 {
+			if classes[k].body < 0 {
+				classes[k].body = indent
+			}
+			if indent == classes[k].body {
+				if name, ok := fieldName(trimmed); ok {
+					addAttr(name)
+				}
+			}
+		}
+		for rest := trimmed; ; {
+			i := strings.Index(rest, "self.")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+5:]
+			if i > 0 && isIdentByte(trimmed[len(trimmed)-len(rest)-6]) {
+				continue // myself.x
+			}
+			if name, ok := fieldName(rest); ok {
+				addAttr(name)
+			}
+		}
 		switch {
 		case strings.HasPrefix(trimmed, "class ") || strings.HasPrefix(trimmed, "class\t"):
 			if c, ok := classHeader(trimmed[6:]); ok {
 				c.Indent, c.Line = indent, n
 				f.Classes = append(f.Classes, c)
+				classes = append(classes, open{header: indent, body: -1})
+			}
+		case indent == 0 && (strings.HasPrefix(trimmed, "def ") || strings.HasPrefix(trimmed, "async def ")):
+			name := strings.TrimPrefix(strings.TrimPrefix(trimmed, "async "), "def ")
+			if end := strings.IndexAny(name, "(["); end > 0 && isIdent(strings.TrimSpace(name[:end])) {
+				f.Funcs = append(f.Funcs, strings.TrimSpace(name[:end]))
 			}
 		case strings.HasPrefix(trimmed, "import "):
 			f.Imports = appendImports(f.Imports, trimmed[7:])
@@ -162,6 +213,31 @@ func logicalLines(src []byte) func(yield func(string, int) bool) {
 			yield(string(cur), start)
 		}
 	}
+}
+
+// fieldName reads `name: T = v`, `name: T` or `name = v` (not `==`) at the
+// start of s.
+func fieldName(s string) (string, bool) {
+	end := 0
+	for end < len(s) && isIdentByte(s[end]) {
+		end++
+	}
+	name := s[:end]
+	if !isIdent(name) {
+		return "", false
+	}
+	rest := strings.TrimLeft(s[end:], " \t")
+	switch {
+	case strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, ":="):
+		return name, true
+	case strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=="):
+		return name, true
+	}
+	return "", false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c > 127
 }
 
 // classHeader reads `Name(bases):` or `Name:`.

@@ -72,6 +72,7 @@ type checkOptions struct {
 	stats            bool
 	noCache          bool
 	cacheDir         string
+	allFiles         bool
 	records          pathFlag
 }
 
@@ -99,6 +100,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.BoolVar(&o.stats, "stats", false, "")
 	fl.BoolVar(&o.noCache, "no-cache", false, "")
 	fl.StringVar(&o.cacheDir, "cache-dir", "", "")
+	fl.BoolVar(&o.allFiles, "all-files", false, "")
 	fl.Var(&o.records, "records", "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {
@@ -169,7 +171,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cwd, _ := os.Getwd()
 	res := analyzer.Run(set.inputs, analyzer.Options{Rules: selected, Jobs: o.jobs, Root: set.root,
-		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: recs, Cache: openCache(o.noCache, o.cacheDir, set.root, stderr)})
+		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: recs, Cache: openCache(o.noCache, o.cacheDir, set.root, stderr),
+		Full: o.allFiles})
 	t0 = time.Now()
 	if o.stats {
 		defer func() {

@@ -68,7 +68,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 			s.problems = append(s.problems, analyzer.Problem{Path: p.Path, Message: p.Message, Warning: p.Warning})
 		}
 		for _, f := range files {
-			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true})
+			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit})
 			s.abs[f.Path] = f.Abs
 			if fi, err := os.Stat(f.Abs); err == nil {
 				s.stats[f.Path] = fi
@@ -137,7 +137,7 @@ func readStdin(stdin io.Reader, name string) (analyzer.Input, *analyzer.Problem)
 	if err != nil {
 		return analyzer.Input{}, &analyzer.Problem{Path: display, Message: fmt.Sprintf("cannot read: %v", err)}
 	}
-	in := analyzer.Input{Path: display, Src: src, Report: true}
+	in := analyzer.Input{Path: display, Src: src, Report: true, Named: true}
 	if name != "" {
 		in.Abs, _ = filepath.Abs(name)
 	}

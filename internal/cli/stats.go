@@ -26,6 +26,10 @@ func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%8.1f ms", float64(d)/1e6) }
 	fmt.Fprintf(w, "sglint: stats: %d files, %.1f MB, %d parsed (%d nodes), %d from the cache; -j %d\n",
 		st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
+	if st.Scanned > 0 {
+		fmt.Fprintf(w, "  demand              %d files pre-scanned in %s (busy), %d loaded in %d rounds\n",
+			st.Scanned, ms(st.Prescan), st.Files, st.Rounds)
+	}
 	fmt.Fprintf(w, "  setup     %s   flags, config, rule selection\n", ms(rt.setup))
 	fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))
 	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s, noqa %s, pack %s (busy)\n",

@@ -1,0 +1,330 @@
+package analyzer
+
+import (
+	"slices"
+	"time"
+
+	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/prescan"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// A demand-driven run (see Demand) loads only what its project rules read:
+//
+//  0. every input is read (and hashed, for the cache) and pre-scanned: no
+//     parser, a few milliseconds per megabyte;
+//  1. the demands' seeds, the files named explicitly and standard input
+//     are loaded (phase 1: parse, summary, file-local rules, or the cache);
+//  2. the project is linked, the demands say which names their analyses
+//     would follow into modules not loaded, those are loaded, and again,
+//     until nothing new is asked (at most maxRounds rounds).
+//
+// The files loaded depend only on the contents of the inputs, so a run
+// whose inputs are all unchanged (the tree key) loads the set the last run
+// loaded, from the cache, without linking anything: the plan record.
+
+// maxRounds bounds the rounds of step 2; each round loads at least one
+// module, and call chains on KV send paths are a few calls deep.
+const maxRounds = 16
+
+// demands returns the distinct demands of the run's project rules; nil
+// when the run loads every file: Options.Full, no project rule, or a
+// project rule without a demand.
+func (r *runner) demands() []*Demand {
+	if r.opts.Full || len(r.global) == 0 {
+		return nil
+	}
+	var out []*Demand
+	for _, rule := range r.global {
+		if rule.Demand == nil {
+			return nil
+		}
+		if !slices.Contains(out, rule.Demand) {
+			out = append(out, rule.Demand)
+		}
+	}
+	return out
+}
+
+// loadAll runs phase 1 on every input.
+func (r *runner) loadAll() {
+	all := make([]int, len(r.inputs))
+	for i := range all {
+		all[i] = i
+	}
+	r.loadSet(all)
+}
+
+// loadSet runs phase 1 on the given inputs.
+func (r *runner) loadSet(set []int) {
+	n := len(set)
+	parallel(n, r.jobs, func(next <-chan int) {
+		w := r.newWorker()
+		defer w.close()
+		for k := range next {
+			r.load(w, set[k])
+		}
+	})
+}
+
+// newProject collects the loaded files and their raise sites.
+func (r *runner) newProject() *Project {
+	project := &Project{Root: r.root, Records: r.opts.Records}
+	for i, f := range r.files {
+		if f != nil {
+			project.Files = append(project.Files, f)
+			for _, s := range r.sites[i] {
+				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
+			}
+		}
+	}
+	r.stats.Files = len(project.Files)
+	return project
+}
+
+// saveModels writes the per-file bundles of the cache now, so that phase 2
+// does not hold them.
+func (r *runner) saveModels() {
+	if r.cache != nil {
+		r.saveBundles(&r.cache.models, &r.cache.summaries, &r.cache.trees)
+		r.cache.summaries.drop() // decoded: the raw records are not needed
+	}
+}
+
+// link builds the project index and the facts layer over the loaded files.
+func (r *runner) link(project *Project) *Problem {
+	var prob *Problem
+	project.Index, prob = buildIndex(project.Files)
+	project.byModel = make([]*File, len(project.Index.Files))
+	for _, f := range project.Files {
+		if f.Model >= 0 && int(f.Model) < len(project.byModel) {
+			project.byModel[f.Model] = f
+		}
+	}
+	project.Flow = newFlow(project)
+	return prob
+}
+
+// prescanAll is phase 0: read and pre-scan every input, in parallel.
+func (r *runner) prescanAll() *Scan {
+	n := len(r.inputs)
+	units := make([]prescan.Unit, n)
+	sc := &Scan{modules: make([]string, n), sections: r.sections, rules: r.ruleOpts}
+	parallel(n, r.jobs, func(next <-chan int) {
+		ws := newWorkerStats()
+		defer r.mergeStats(ws)
+		for i := range next {
+			f := r.read(i, ws)
+			if f == nil {
+				continue
+			}
+			r.pending[i] = f
+			t0 := time.Now()
+			units[i] = prescan.Unit{Module: f.Module, IsPackage: f.pkg, File: prescan.Scan(f.src)}
+			ws.prescan += time.Since(t0)
+			sc.modules[i] = f.Module
+		}
+	})
+	sc.Units = prescan.NewProject(units)
+	r.stats.Scanned = n
+	return sc
+}
+
+// loadOnDemand is steps 0 to 2; start is reset when loading ends and
+// linking begins, for the stage times.
+func (r *runner) loadOnDemand(demands []*Demand, start *time.Time) (*Project, *Problem) {
+	sc := r.prescanAll()
+	treeKey, keyed := r.treeKey()
+	var set []int
+	planned := false
+	if keyed {
+		set, planned = r.cache.loadPlan(treeKey, r.absIndex())
+	}
+	if !planned {
+		set = r.seeds(sc, demands)
+	}
+	r.loadSet(set)
+	r.stats.LoadWall = time.Since(*start)
+	*start = time.Now()
+	project := r.newProject()
+	if planned {
+		need := r.needProject(project)
+		if need {
+			r.decodeSummaries()
+		}
+		r.saveModels()
+		r.dropPending()
+		if !need {
+			return project, nil
+		}
+		return project, r.link(project)
+	}
+	var prob *Problem
+	for round := 1; ; round++ {
+		r.decodeSummaries()
+		prob = r.link(project)
+		r.stats.Rounds = round
+		more := r.more(sc, demands, project)
+		if len(more) == 0 || round == maxRounds {
+			break
+		}
+		t0 := time.Now()
+		r.loadSet(more)
+		r.stats.LoadWall += time.Since(t0)
+		project = r.newProject()
+	}
+	r.needProject(project)
+	r.saveModels()
+	r.dropPending()
+	if keyed {
+		r.cache.savePlan(treeKey, r.loadedAbs())
+	}
+	return project, prob
+}
+
+// seeds are the first inputs to load: the demands' seeds, and the inputs
+// named explicitly (a user who names a file expects it checked).
+func (r *runner) seeds(sc *Scan, demands []*Demand) []int {
+	want := make([]bool, len(r.inputs))
+	for i, in := range r.inputs {
+		if in.Named {
+			want[i] = true
+		}
+	}
+	for _, d := range demands {
+		if d.Seeds == nil {
+			continue
+		}
+		for _, i := range d.Seeds(sc) {
+			if i >= 0 && i < len(want) {
+				want[i] = true
+			}
+		}
+	}
+	var out []int
+	for i, ok := range want {
+		if ok && r.pending[i] != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// more maps the names the demands ask for to inputs read but not loaded.
+func (r *runner) more(sc *Scan, demands []*Demand, project *Project) []int {
+	want := map[int]bool{}
+	for _, d := range demands {
+		if d.More == nil {
+			continue
+		}
+		for _, name := range d.More(sc, project) {
+			if i, ok := sc.UnitOf(name); ok && r.pending[i] != nil {
+				want[i] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(want))
+	for i := range want {
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dropPending forgets the inputs that were read but not needed: their
+// bytes are the bulk of a run's memory.
+func (r *runner) dropPending() {
+	for i := range r.pending {
+		r.pending[i] = nil
+	}
+	syntax.ReleaseMemory()
+}
+
+// treeKey identifies every input's path, module and content: equal keys,
+// equal selections. false without a cache (no hashes) or with standard
+// input.
+func (r *runner) treeKey() ([32]byte, bool) {
+	if r.cache == nil {
+		return [32]byte{}, false
+	}
+	parts := [][]byte{[]byte("tree " + entryVersion), []byte(r.root)}
+	for i, in := range r.inputs {
+		if in.Src != nil {
+			return [32]byte{}, false
+		}
+		f := r.pending[i]
+		if f == nil {
+			parts = append(parts, []byte(in.Abs), []byte{2}) // unreadable
+			continue
+		}
+		pkg := []byte{0}
+		if f.pkg {
+			pkg[0] = 1
+		}
+		named := []byte{0}
+		if in.Named {
+			named[0] = 1
+		}
+		parts = append(parts, []byte(f.Path), []byte(f.Abs), []byte(f.Module), pkg, named, f.hash[:])
+	}
+	return cache.NewKey(parts...), true
+}
+
+// absIndex maps absolute paths to input indexes.
+func (r *runner) absIndex() map[string]int {
+	m := make(map[string]int, len(r.inputs))
+	for i, in := range r.inputs {
+		if in.Abs != "" {
+			m[in.Abs] = i
+		}
+	}
+	return m
+}
+
+// loadedAbs lists the absolute paths of the loaded inputs, in input order.
+func (r *runner) loadedAbs() []string {
+	var out []string
+	for _, f := range r.files {
+		if f != nil && f.Abs != "" {
+			out = append(out, f.Abs)
+		}
+	}
+	return out
+}
+
+// planEntry is the selection of the last demand-driven run under this
+// configuration, for the tree it saw.
+type planEntry struct {
+	TreeKey [32]byte
+	Loaded  []string
+}
+
+func (rc *runCache) planKey() cache.Key {
+	return cache.NewKey([]byte("plan "+entryVersion), []byte(rc.root), rc.config)
+}
+
+// loadPlan returns the inputs the last run loaded when it saw the same
+// tree.
+func (rc *runCache) loadPlan(treeKey [32]byte, byAbs map[string]int) ([]int, bool) {
+	data := rc.store.Get(rc.planKey())
+	var e planEntry
+	if data == nil || cache.Unmarshal(data, &e) != nil || e.TreeKey != treeKey {
+		return nil, false
+	}
+	out := make([]int, 0, len(e.Loaded))
+	for _, abs := range e.Loaded {
+		i, ok := byAbs[abs]
+		if !ok {
+			return nil, false
+		}
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return out, true
+}
+
+func (rc *runCache) savePlan(treeKey [32]byte, loaded []string) {
+	if out, err := cache.Marshal(nil, &planEntry{TreeKey: treeKey, Loaded: loaded}); err == nil {
+		_ = rc.store.Put(rc.planKey(), out)
+	}
+}
