@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"io/fs"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -24,6 +25,10 @@ type Input struct {
 	// Named: the user named the file itself (not found by a walk), so it
 	// is always loaded, even when no rule's demand asks for it.
 	Named bool
+	// Info, when set, is what file discovery learnt of Abs just before the
+	// run (see discover.File.Info): a run that checks whether files changed
+	// uses it instead of asking the file system again.
+	Info fs.FileInfo
 }
 
 // Problem is a file that could not be checked, or an internal error.

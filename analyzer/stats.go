@@ -25,6 +25,10 @@ type Stats struct {
 	// and asked the demands for more.
 	Scanned int
 	Rounds  int
+	// Plan says how a demand-driven run chose its files without pre-scanning:
+	// "stamps" (no input changed on disk), "contents" (every input read,
+	// none changed), "" (it pre-scanned).
+	Plan    string
 	Prescan time.Duration // pre-scanning sources (busy)
 	Nodes   int64         // syntax nodes of the files parsed
 

@@ -26,7 +26,10 @@ func writeStats(w io.Writer, st *analyzer.Stats, rt *runTimes) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%8.1f ms", float64(d)/1e6) }
 	fmt.Fprintf(w, "sglint: stats: %d files, %.1f MB, %d parsed (%d nodes), %d from the cache; -j %d\n",
 		st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
-	if st.Scanned > 0 {
+	switch {
+	case st.Plan != "":
+		fmt.Fprintf(w, "  demand              the last run's %d files reused (no input changed: %s)\n", st.Files, st.Plan)
+	case st.Scanned > 0:
 		fmt.Fprintf(w, "  demand              %d files pre-scanned in %s (busy), %d loaded in %d rounds\n",
 			st.Scanned, ms(st.Prescan), st.Files, st.Rounds)
 	}
