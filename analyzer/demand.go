@@ -105,38 +105,66 @@ func (r *runner) link(project *Project) *Problem {
 	return prob
 }
 
-// readAll is phase 0: read (and hash, for the cache) every input, in
-// parallel.
+// scanned is what phase 0 knows of an input: its module, its content's
+// hash and its pre-scan; ok false when it cannot be read.
+type scanned struct {
+	module string
+	pkg    bool
+	hash   [32]byte
+	unit   *prescan.File
+	ok     bool
+}
+
+// readAll is phase 0: know every input's content hash and pre-scan, in
+// parallel. With a cache, an input whose stamp is the one recorded with its
+// scan (and not racily close to it) is not read; the others are read,
+// hashed, pre-scanned and recorded, and kept for loading.
 func (r *runner) readAll() {
+	now := time.Now().UnixNano()
 	parallel(len(r.inputs), r.jobs, func(next <-chan int) {
 		ws := newWorkerStats()
 		defer r.mergeStats(ws)
 		for i := range next {
-			r.pending[i] = r.read(i, ws)
+			in := r.inputs[i]
+			var st fileStamp
+			stamped := false
+			if r.cache != nil && in.Src == nil && in.Abs != "" {
+				if st, stamped = stampOf(in.Abs, in.Info); stamped {
+					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.older(rec.Written) {
+						mod, pkg := moduleOf(r.root, &File{Path: in.Path, Abs: in.Abs})
+						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true}
+						continue
+					}
+				}
+			}
+			f := r.read(i, ws)
+			if f == nil {
+				continue
+			}
+			r.pending[i] = f
+			t0 := time.Now()
+			unit := prescan.Scan(f.src)
+			ws.prescan += time.Since(t0)
+			r.scans[i] = scanned{module: f.Module, pkg: f.pkg, hash: f.hash, unit: unit, ok: true}
+			if stamped {
+				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit})
+			}
 		}
 	})
 	r.stats.Scanned = len(r.inputs)
 }
 
-// prescan pre-scans the inputs read, in parallel.
+// prescan builds the demands' view of the inputs scanned.
 func (r *runner) prescan() *Scan {
 	n := len(r.inputs)
 	units := make([]prescan.Unit, n)
 	sc := &Scan{modules: make([]string, n), sections: r.sections, rules: r.ruleOpts}
-	parallel(n, r.jobs, func(next <-chan int) {
-		ws := newWorkerStats()
-		defer r.mergeStats(ws)
-		for i := range next {
-			f := r.pending[i]
-			if f == nil {
-				continue
-			}
-			t0 := time.Now()
-			units[i] = prescan.Unit{Module: f.Module, IsPackage: f.pkg, File: prescan.Scan(f.src)}
-			ws.prescan += time.Since(t0)
-			sc.modules[i] = f.Module
+	for i, s := range r.scans {
+		if s.ok {
+			units[i] = prescan.Unit{Module: s.module, IsPackage: s.pkg, File: s.unit}
+			sc.modules[i] = s.module
 		}
-	})
+	}
 	sc.Units = prescan.NewProject(units)
 	return sc
 }
@@ -209,6 +237,9 @@ func (r *runner) loadOnDemand(demands []*Demand, start *time.Time) (*Project, *P
 	r.needProject(project)
 	r.saveModels()
 	r.dropPending()
+	if r.cache != nil {
+		r.saveBundles(&r.cache.scans)
+	}
 	if keyed {
 		p := &planEntry{TreeKey: treeKey, Written: time.Now().UnixNano(), Loaded: r.loadedAbs(), Problems: r.readProblems()}
 		if stamped {
@@ -240,7 +271,7 @@ func (r *runner) seeds(sc *Scan, demands []*Demand) []int {
 	}
 	var out []int
 	for i, ok := range want {
-		if ok && r.pending[i] != nil {
+		if ok && r.scans[i].ok && r.files[i] == nil {
 			out = append(out, i)
 		}
 	}
@@ -255,7 +286,7 @@ func (r *runner) more(sc *Scan, demands []*Demand, project *Project) []int {
 			continue
 		}
 		for _, name := range d.More(sc, project) {
-			if i, ok := sc.UnitOf(name); ok && r.pending[i] != nil {
+			if i, ok := sc.UnitOf(name); ok && r.scans[i].ok && r.files[i] == nil {
 				want[i] = true
 			}
 		}
@@ -274,6 +305,7 @@ func (r *runner) dropPending() {
 	for i := range r.pending {
 		r.pending[i] = nil
 	}
+	r.scans = nil
 	syntax.ReleaseMemory()
 }
 
@@ -289,20 +321,19 @@ func (r *runner) treeKey() ([32]byte, bool) {
 		if in.Src != nil {
 			return [32]byte{}, false
 		}
-		f := r.pending[i]
-		if f == nil {
+		sc := &r.scans[i]
+		if !sc.ok {
 			parts = append(parts, []byte(in.Abs), []byte{2}) // unreadable
 			continue
 		}
-		pkg := []byte{0}
-		if f.pkg {
-			pkg[0] = 1
+		flags := []byte{0, 0}
+		if sc.pkg {
+			flags[0] = 1
 		}
-		named := []byte{0}
 		if in.Named {
-			named[0] = 1
+			flags[1] = 1
 		}
-		parts = append(parts, []byte(f.Path), []byte(f.Abs), []byte(f.Module), pkg, named, f.hash[:])
+		parts = append(parts, []byte(in.Path), []byte(in.Abs), []byte(sc.module), flags, sc.hash[:])
 	}
 	return cache.NewKey(parts...), true
 }
@@ -418,5 +449,32 @@ func (e *planEntry) indexes(byAbs map[string]int) ([]int, bool) {
 func (rc *runCache) savePlan(e *planEntry) {
 	if out, err := cache.Marshal(nil, e); err == nil {
 		_ = rc.store.Put(rc.planKey(), out)
+	}
+}
+
+// scanEntry is an input's pre-scan, recorded with the stamp it was made
+// under.
+type scanEntry struct {
+	Stamp   fileStamp
+	Written int64 // unix nanoseconds
+	Hash    [32]byte
+	Unit    *prescan.File
+}
+
+func (rc *runCache) loadScan(abs string, ws *workerStats) (*scanEntry, bool) {
+	b := rc.scans.getData(rc.store, abs, ws)
+	if b == nil {
+		return nil, false
+	}
+	var e scanEntry
+	if cache.UnmarshalShared(b, &e) != nil || e.Unit == nil {
+		return nil, false
+	}
+	return &e, true
+}
+
+func (rc *runCache) saveScan(abs string, e *scanEntry) {
+	if out, err := cache.Marshal(nil, e); err == nil {
+		rc.scans.put(abs, out)
 	}
 }

@@ -192,8 +192,9 @@ type runner struct {
 	trees    *treeLoader
 	cache    *runCache // nil: no cache
 
-	files      []*File // loaded (parsed or served by the cache)
-	pending    []*File // read and pre-scanned, not loaded (demand-driven runs)
+	files      []*File   // loaded (parsed or served by the cache)
+	pending    []*File   // read and pre-scanned, not loaded (demand-driven runs)
+	scans      []scanned // phase 0 of a demand-driven run
 	problems   [][]Problem
 	localDiags [][]Diagnostic
 	project    [][]Diagnostic // findings of the global rules
@@ -225,7 +226,7 @@ func newRunner(inputs []Input, opts Options) *runner {
 	r := &runner{inputs: inputs, opts: opts, jobs: jobs, maxSize: maxSize, root: root,
 		ruleOpts: ruleOptions(opts.Rules, opts.RuleOptions), sections: sectionOptions(opts.Rules, opts.SectionOptions),
 		trees: &treeLoader{},
-		files: make([]*File, n), pending: make([]*File, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
+		files: make([]*File, n), pending: make([]*File, n), scans: make([]scanned, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
 		project: make([][]Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
 		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
 		stats: &Stats{Jobs: jobs}}

@@ -61,3 +61,9 @@ func (r *runner) stamps() (cache.Key, int64, bool) {
 	}
 	return cache.NewKey(parts...), newest, true
 }
+
+// older reports a stamp whose times are all far enough before written
+// (unix nanoseconds) that a write after it would show in them.
+func (s fileStamp) older(written int64) bool {
+	return max(s.Mtime, s.Ctime) < written-int64(racyWindow)
+}
