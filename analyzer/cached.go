@@ -61,6 +61,8 @@ type runCache struct {
 	rules   map[string]*Rule
 
 	models, summaries, findings, trees bundleSet
+	// scans holds each file's pre-scan with its stamp (demand.go).
+	scans bundleSet
 }
 
 const entryVersion = "2" // changes with the record types below
@@ -319,6 +321,7 @@ func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*R
 	rc.summaries.key = cache.NewKey([]byte("summaries "+entryVersion), []byte(root))
 	rc.findings.key = cache.NewKey([]byte("findings "+entryVersion), []byte(root), rc.config)
 	rc.trees.key = cache.NewKey([]byte("trees "+entryVersion), []byte(root))
+	rc.scans.key = cache.NewKey([]byte("scans "+entryVersion), []byte(root))
 	return rc
 }
 

@@ -193,28 +193,45 @@ func (w *worker) close() {
 	w.r.mergeStats(w.ws)
 }
 
-// load is phase 1 for input i.
+// read reads input i into a File (and hashes it when the run has a
+// cache); nil when it cannot be checked (the problem is recorded).
+func (r *runner) read(i int, ws *workerStats) *File {
+	in := r.inputs[i]
+	defer recoverInto(&r.problems[i], in.Path)
+	src, prob := readSource(in, r.maxSize, ws)
+	if prob != nil {
+		r.problems[i] = append(r.problems[i], *prob)
+		return nil
+	}
+	f := &File{Path: in.Path, Abs: in.Abs, Report: in.Report, Model: -1, src: src, trees: r.trees}
+	f.Module, f.pkg = moduleOf(r.root, f)
+	if r.cache != nil {
+		t0 := time.Now()
+		f.hash = sha256.Sum256(src)
+		ws.hash += time.Since(t0)
+	}
+	return f
+}
+
+// load is phase 1 for input i: read (unless phase 0 did), then parse,
+// summarise and run the file-local rules, or take it all from the cache.
 func (r *runner) load(w *worker, i int) {
 	in := r.inputs[i]
 	defer recoverInto(&r.problems[i], in.Path)
 	reuse := w.scratch
 	w.scratch = nil // not reused after a panic
-	src, prob := readSource(in, r.maxSize, w.ws)
-	if prob != nil {
-		r.problems[i] = append(r.problems[i], *prob)
-		return
+	f := r.pending[i]
+	r.pending[i] = nil
+	if f == nil {
+		if f = r.read(i, w.ws); f == nil {
+			return
+		}
 	}
-	f := &File{Path: in.Path, Abs: in.Abs, Report: in.Report, Model: -1, src: src, trees: r.trees}
-	f.Module, f.pkg = moduleOf(r.root, f)
+	src := f.src
 	r.files[i] = f
 
 	cached := r.cache != nil && f.Abs != "" && in.Src == nil // not standard input: the file on disk may differ
 	var me *modelEntry
-	if r.cache != nil {
-		t0 := time.Now()
-		f.hash = sha256.Sum256(src)
-		w.ws.hash += time.Since(t0)
-	}
 	if cached {
 		me = r.cache.loadModel(f, w.ws)
 		if f.Report {

@@ -48,6 +48,10 @@ type Rule struct {
 	RelatedIsChain bool
 	// Requires lists shared analyses the rule reads through Pass.ResultOf.
 	Requires []*Analysis
+	// Demand, for a project rule, says which files it reads, so that a run
+	// parses and models only those (see Demand). A project rule without it
+	// makes the run load every file.
+	Demand *Demand
 	// Sections lists the shared settings tables the rule reads through
 	// SectionOf (the KV scope of the send-path rules, say): one table
 	// configures every rule that lists it.
@@ -96,6 +100,26 @@ type Section struct {
 	// `sglint explain <Key>`.
 	Doc     string
 	Options func() any
+}
+
+// Demand lets the project rules of a run load only the files they read:
+// the run first reads every file's bytes and pre-scans them (class headers
+// and imports, no parser; see Scan), asks each demand of the selected rules
+// for its seed files, loads those (parse, summary, the project index), then
+// asks More on the loaded project for the names its analyses would follow
+// into modules not loaded yet, loads those modules, and asks again until
+// nothing new is asked. Rules that share a demand list the same value, as
+// they list a Section. A run whose project rules all have demands loads
+// only what they ask for (plus files named explicitly); file-local rules
+// then see only those files.
+type Demand struct {
+	Name string
+	// Seeds returns the units (input indexes) to load first.
+	Seeds func(s *Scan) []int
+	// More returns dotted names (modules, or members of modules) that the
+	// analyses on p would read if they were loaded; names already loaded,
+	// or outside the project, are ignored.
+	More func(s *Scan, p *Project) []string
 }
 
 // Analysis is a shared, per-file computation (a CFG, an index of facts)

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"io/fs"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -21,6 +22,13 @@ type Input struct {
 	Abs    string // path to read; ignored when Src is set
 	Src    []byte // contents already in hand (stdin), or nil to read Abs
 	Report bool   // findings wanted (false: loaded only as context)
+	// Named: the user named the file itself (not found by a walk), so it
+	// is always loaded, even when no rule's demand asks for it.
+	Named bool
+	// Info, when set, is what file discovery learnt of Abs just before the
+	// run (see discover.File.Info): a run that checks whether files changed
+	// uses it instead of asking the file system again.
+	Info fs.FileInfo
 }
 
 // Problem is a file that could not be checked, or an internal error.
@@ -77,6 +85,11 @@ type Options struct {
 	// Cache keeps per-file results between runs; nil runs without. See
 	// cached.go for what is kept and when it is reused.
 	Cache *cache.Store
+	// Full loads every file even when the project rules' demands would
+	// load fewer (see Demand): for tools that need every file's model
+	// (`sglint records`), and to check that demand-driven findings equal
+	// the full analysis.
+	Full bool
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -112,45 +125,25 @@ func Run(inputs []Input, opts Options) *Result {
 	defer r.trees.close()
 
 	start := time.Now()
-	parallel(len(inputs), r.jobs, func(next <-chan int) {
-		w := r.newWorker()
-		defer w.close()
-		for i := range next {
-			r.load(w, i)
-		}
-	})
-	syntax.ReleaseMemory() // few trees are parsed from here on
-	r.stats.LoadWall = time.Since(start)
-
-	start = time.Now()
-	project := &Project{Root: r.root, Records: opts.Records}
-	for i, f := range r.files {
-		if f != nil {
-			project.Files = append(project.Files, f)
-			for _, s := range r.sites[i] {
-				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
-			}
-		}
-	}
-	r.stats.Files = len(project.Files)
+	demands := r.demands()
+	var project *Project
 	var indexProblem *Problem
-	need := r.needProject(project)
-	if need {
-		r.decodeSummaries()
-	}
-	if r.cache != nil { // written now, so that phase 2 does not hold them
-		r.saveBundles(&r.cache.models, &r.cache.summaries, &r.cache.trees)
-		r.cache.summaries.drop() // decoded: the raw records are not needed
-	}
-	if need {
-		project.Index, indexProblem = buildIndex(project.Files)
-		project.byModel = make([]*File, len(project.Index.Files))
-		for _, f := range project.Files {
-			if f.Model >= 0 && int(f.Model) < len(project.byModel) {
-				project.byModel[f.Model] = f
-			}
+	if demands == nil {
+		r.loadAll()
+		syntax.ReleaseMemory() // few trees are parsed from here on
+		r.stats.LoadWall = time.Since(start)
+		start = time.Now()
+		project = r.newProject()
+		need := r.needProject(project)
+		if need {
+			r.decodeSummaries()
 		}
-		project.Flow = newFlow(project)
+		r.saveModels()
+		if need {
+			indexProblem = r.link(project)
+		}
+	} else {
+		project, indexProblem = r.loadOnDemand(demands, &start)
 	}
 	r.stats.IndexWall = time.Since(start)
 
@@ -199,7 +192,10 @@ type runner struct {
 	trees    *treeLoader
 	cache    *runCache // nil: no cache
 
-	files      []*File
+	files      []*File   // loaded (parsed or served by the cache)
+	pending    []*File   // read and pre-scanned, not loaded (demand-driven runs)
+	scans      []scanned // phase 0 of a demand-driven run
+	readOK     []bool    // a demand-driven run could read the input
 	problems   [][]Problem
 	localDiags [][]Diagnostic
 	project    [][]Diagnostic // findings of the global rules
@@ -231,7 +227,7 @@ func newRunner(inputs []Input, opts Options) *runner {
 	r := &runner{inputs: inputs, opts: opts, jobs: jobs, maxSize: maxSize, root: root,
 		ruleOpts: ruleOptions(opts.Rules, opts.RuleOptions), sections: sectionOptions(opts.Rules, opts.SectionOptions),
 		trees: &treeLoader{},
-		files: make([]*File, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
+		files: make([]*File, n), pending: make([]*File, n), scans: make([]scanned, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
 		project: make([][]Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
 		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
 		stats: &Stats{Jobs: jobs}}
@@ -333,9 +329,11 @@ func (r *runner) save(i int, indexOK bool, ws *workerStats) {
 // finish is phase 3, sequential: a rule may report in another file than
 // the one it checks, so suppressions and line texts are looked up by path.
 func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
+	// A demand-driven run checked every input it could read: the ones it
+	// did not load hold nothing its rules read.
 	checked := 0
-	for _, f := range r.files {
-		if f != nil && f.Report {
+	for i, f := range r.files {
+		if f != nil && f.Report || f == nil && r.readOK != nil && r.readOK[i] && r.inputs[i].Report {
 			checked++
 		}
 	}

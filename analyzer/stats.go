@@ -19,8 +19,18 @@ type Stats struct {
 	// ProjectCached counts files whose findings of the rules that read the
 	// project came from the cache (nothing in the project changed).
 	ProjectCached int
-	Bytes         int64 // source bytes loaded
-	Nodes         int64 // syntax nodes of the files parsed
+	Bytes         int64 // source bytes read
+	// Scanned counts the inputs pre-scanned by a demand-driven run (0 when
+	// the run loaded every file); Rounds the times it linked the project
+	// and asked the demands for more.
+	Scanned int
+	Rounds  int
+	// Plan says how a demand-driven run chose its files without pre-scanning:
+	// "stamps" (no input changed on disk), "contents" (every input read,
+	// none changed), "" (it pre-scanned).
+	Plan    string
+	Prescan time.Duration // pre-scanning sources (busy)
+	Nodes   int64         // syntax nodes of the files parsed
 
 	// Phase 1, per file: read, parse, summarise.
 	LoadWall  time.Duration
@@ -54,6 +64,7 @@ type Stats struct {
 // their phase ends, so the hot path takes no lock.
 type workerStats struct {
 	read, summarize, records, noqa, pack time.Duration
+	prescan                              time.Duration
 	hash, cacheRead, cacheWrite          time.Duration
 	cached                               int
 	bytes                                int64
@@ -66,6 +77,7 @@ func newWorkerStats() *workerStats { return &workerStats{rules: map[string]time.
 
 func (s *Stats) merge(w *workerStats) {
 	s.Read += w.read
+	s.Prescan += w.prescan
 	s.Summarize += w.summarize
 	s.Records += w.records
 	s.Pack += w.pack

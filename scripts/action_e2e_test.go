@@ -47,7 +47,8 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
 	}
 
-	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_SARIF_FILE=out/sglint.sarif")
+	// --all-files: the fixture holds no KV classes; every file is analysed.
+	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_ARGS=--all-files", "INPUT_SARIF_FILE=out/sglint.sarif")
 	assert.Equal(t, 1, code, stdout)
 	assert.Regexp(t, "::error title=SGL000%3A syntax error%3A [^,]*,file=pkg/conn.py,line=1,", stdout)
 	assert.Contains(t, stdout, "\npkg/mooncake/conn.py:1:5: SGL000 ", "plain lines follow the annotations")
@@ -103,12 +104,13 @@ func TestActionScriptWithBaseline(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
 	}
 	require.NoError(t, os.MkdirAll(filepath.Join(e.dir, "ci", "baselines"), 0o755))
-	cmd := exec.Command(bin, "--write-baseline", "ci/baselines/sglint baseline.json", "python")
+	// --all-files: the fixture holds no KV classes; every file is analysed.
+	cmd := exec.Command(bin, "--all-files", "--write-baseline", "ci/baselines/sglint baseline.json", "python")
 	cmd.Dir = e.dir
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 
-	stdout, code := e.run(t, bin, "INPUT_PATHS=python", `INPUT_ARGS=--baseline "ci/baselines/sglint baseline.json"`,
+	stdout, code := e.run(t, bin, "INPUT_PATHS=python", `INPUT_ARGS=--all-files --baseline "ci/baselines/sglint baseline.json"`,
 		"INPUT_SARIF_FILE=sglint.sarif")
 	assert.Equal(t, 0, code, stdout)
 	assert.Equal(t, "### sglint\n\nNo problems found in 3 files; the baseline hid 2 findings.\n", read(t, e.summary))

@@ -7,6 +7,7 @@ package discover
 import (
 	"cmp"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,9 @@ type File struct {
 	Path     string // display path: relative to Cwd with forward slashes, or absolute when outside it
 	Abs      string // absolute path, as reached (symbolic links are not resolved)
 	Explicit bool   // named on the command line rather than found by a walk
+	// Info is what the walk learnt of the file (its size, times and
+	// identity), so that a run need not ask again.
+	Info fs.FileInfo
 }
 
 // Problem is a path that could not be used.

@@ -253,7 +253,7 @@ func (w *walker) addFile(abs string, info fs.FileInfo, explicit bool) {
 		return
 	}
 	w.seenFiles[key] = len(w.files)
-	w.files = append(w.files, File{Path: w.display(abs), Abs: abs, Explicit: explicit})
+	w.files = append(w.files, File{Path: w.display(abs), Abs: abs, Explicit: explicit, Info: info})
 }
 
 // splitRel splits a slash path into its elements ("" gives none).

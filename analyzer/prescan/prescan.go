@@ -40,28 +40,114 @@ type Import struct {
 type File struct {
 	Classes []Class
 	Imports []Import
+	Funcs   []string // names of the functions defined at module level
+	// Attrs are the attribute names the file declares on classes: fields
+	// of class bodies (`kind: Optional[str] = None`) and `self.kind = ...`
+	// assignments, each once, in order.
+	Attrs []string
 }
 
 // Scan reads src.
 func Scan(src []byte) *File {
 	f := &File{}
+	attrs := map[string]bool{}
+	addAttr := func(name []byte) {
+		if !attrs[string(name)] {
+			n := string(name)
+			attrs[n] = true
+			f.Attrs = append(f.Attrs, n)
+		}
+	}
+	// classes holds the indentation of the class headers enclosing the
+	// line, and of their bodies once known (-1 until then).
+	type open struct{ header, body int }
+	var classes []open
+	self := []byte("self.")
 	for text, n := range logicalLines(src) {
-		trimmed := strings.TrimLeft(text, " \t")
+		trimmed := trimSpaceLeft(text)
 		indent := len(text) - len(trimmed)
-		switch {
-		case strings.HasPrefix(trimmed, "class ") || strings.HasPrefix(trimmed, "class\t"):
-			if c, ok := classHeader(trimmed[6:]); ok {
-				c.Indent, c.Line = indent, n
-				f.Classes = append(f.Classes, c)
+		if len(trimmed) == 0 {
+			continue
+		}
+		for len(classes) > 0 && indent <= classes[len(classes)-1].header {
+			classes = classes[:len(classes)-1]
+		}
+		if k := len(classes) - 1; k >= 0 {
+			if classes[k].body < 0 {
+				classes[k].body = indent
 			}
-		case strings.HasPrefix(trimmed, "import "):
-			f.Imports = appendImports(f.Imports, trimmed[7:])
-		case strings.HasPrefix(trimmed, "from "):
-			f.Imports = appendFrom(f.Imports, trimmed[5:])
+			if indent == classes[k].body {
+				if name, ok := fieldName(trimmed); ok {
+					addAttr(name)
+				}
+			}
+		}
+		for rest := trimmed; ; {
+			i := bytes.Index(rest, self)
+			if i < 0 {
+				break
+			}
+			before := len(trimmed) - len(rest) + i - 1
+			rest = rest[i+5:]
+			if before >= 0 && isIdentByte(trimmed[before]) {
+				continue // myself.x
+			}
+			if name, ok := fieldName(rest); ok {
+				addAttr(name)
+			}
+		}
+		switch trimmed[0] {
+		case 'c':
+			if bytes.HasPrefix(trimmed, []byte("class ")) || bytes.HasPrefix(trimmed, []byte("class\t")) {
+				if c, ok := classHeader(string(trimmed[6:])); ok {
+					c.Indent, c.Line = indent, n
+					f.Classes = append(f.Classes, c)
+					classes = append(classes, open{header: indent, body: -1})
+				}
+			}
+		case 'd', 'a':
+			if indent == 0 {
+				name := trimmed
+				if bytes.HasPrefix(name, []byte("async ")) {
+					name = trimSpaceLeft(name[6:])
+				}
+				if bytes.HasPrefix(name, []byte("def ")) {
+					name = trimSpaceLeft(name[4:])
+					if end := bytes.IndexAny(name, "(["); end > 0 {
+						if id := string(trimSpaceRight(name[:end])); isIdent(id) {
+							f.Funcs = append(f.Funcs, id)
+						}
+					}
+				}
+			}
+		case 'i':
+			if bytes.HasPrefix(trimmed, []byte("import ")) {
+				f.Imports = appendImports(f.Imports, string(trimmed[7:]))
+			}
+		case 'f':
+			if bytes.HasPrefix(trimmed, []byte("from ")) {
+				f.Imports = appendFrom(f.Imports, string(trimmed[5:]))
+			}
 		}
 	}
 	return f
 }
+
+func trimSpaceLeft(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// special marks the bytes the lexer acts on; the rest are skipped in a
+// tight loop (most of a source line).
+var special = func() (t [256]bool) {
+	for _, c := range []byte("#\"'()[]{}") {
+		t[c] = true
+	}
+	return t
+}()
 
 // lexer tracks what spans physical lines: open brackets and an open
 // triple-quoted string.
@@ -74,7 +160,6 @@ type lexer struct {
 // inside a triple-quoted string that spans lines dropped, brackets counted
 // outside string literals.
 func (lx *lexer) code(line []byte) []byte {
-	var out []byte
 	i := 0
 	if lx.triple != "" {
 		j := bytes.Index(line, []byte(lx.triple))
@@ -87,16 +172,19 @@ func (lx *lexer) code(line []byte) []byte {
 	from := i
 	for ; i < len(line); i++ {
 		c := line[i]
+		if !special[c] {
+			continue
+		}
 		switch c {
 		case '#':
-			return append(out, line[from:i]...)
+			return line[from:i]
 		case '"', '\'':
 			if i+2 < len(line) && line[i+1] == c && line[i+2] == c {
 				q := line[i : i+3]
 				j := bytes.Index(line[i+3:], q)
 				if j < 0 {
 					lx.triple = string(q)
-					return append(out, line[from:i]...)
+					return line[from:i]
 				}
 				i += 3 + j + 2
 				continue
@@ -114,15 +202,15 @@ func (lx *lexer) code(line []byte) []byte {
 			}
 		}
 	}
-	return append(out, line[from:]...)
+	return line[from:]
 }
 
 // logicalLines yields each logical line (physical lines joined while a
 // bracket or a triple-quoted string is open, or after a backslash) with its
 // first line number. A line that starts inside a string yields nothing of
 // its own.
-func logicalLines(src []byte) func(yield func(string, int) bool) {
-	return func(yield func(string, int) bool) {
+func logicalLines(src []byte) func(yield func([]byte, int) bool) {
+	return func(yield func([]byte, int) bool) {
 		var lx lexer
 		var cur []byte
 		start, lineNo := 1, 0
@@ -137,7 +225,7 @@ func logicalLines(src []byte) func(yield func(string, int) bool) {
 				raw, src = src[:end], src[end+1:]
 			}
 			inString := lx.triple != ""
-			code := bytes.TrimRight(lx.code(raw), " \t\r")
+			code := trimSpaceRight(lx.code(raw))
 			if !open {
 				if inString {
 					continue // the rest of a string that spans lines
@@ -148,20 +236,68 @@ func logicalLines(src []byte) func(yield func(string, int) bool) {
 			if len(code) > 0 && code[len(code)-1] == '\\' {
 				code, cont = code[:len(code)-1], true
 			}
-			cur = append(cur, code...)
 			if lx.depth > 0 || lx.triple != "" || cont {
-				cur = append(cur, ' ')
+				cur = append(append(cur, code...), ' ')
 				continue
 			}
 			open = false
-			if !yield(string(cur), start) {
+			line := code
+			if len(cur) > 0 { // a logical line of several physical ones
+				line = append(cur, code...)
+				cur = line
+			}
+			if !yield(line, start) {
 				return
 			}
 		}
 		if open {
-			yield(string(cur), start)
+			yield(cur, start)
 		}
 	}
+}
+
+func trimSpaceRight(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[len(b)-1] {
+		case ' ', '\t', '\r':
+			b = b[:len(b)-1]
+			continue
+		}
+		break
+	}
+	return b
+}
+
+// fieldName reads `name: T = v`, `name: T` or `name = v` (not `==`, not
+// `:=`) at the start of s.
+func fieldName(s []byte) ([]byte, bool) {
+	end := 0
+	for end < len(s) && isIdentByte(s[end]) {
+		end++
+	}
+	if end == 0 || s[0] >= '0' && s[0] <= '9' {
+		return nil, false
+	}
+	name := s[:end]
+	rest := trimSpaceLeft(s[end:])
+	if len(rest) == 0 {
+		return nil, false
+	}
+	next := byte(0)
+	if len(rest) > 1 {
+		next = rest[1]
+	}
+	switch {
+	case rest[0] == ':' && next != '=':
+		return name, true
+	case rest[0] == '=' && next != '=':
+		return name, true
+	}
+	return nil, false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c > 127
 }
 
 // classHeader reads `Name(bases):` or `Name:`.

@@ -62,6 +62,10 @@ class Tail(A, \
 	assert.Equal(t, []string{"Base"}, f.Classes[3].Bases)
 	assert.Equal(t, []string{"A", "B"}, f.Classes[4].Bases)
 
+	assert.Empty(t, f.Funcs)
+	g := Scan([]byte("def send_kv(x):\n    def inner(): pass\nasync def poll():\n    pass\nclass C:\n    def m(self): pass\n"))
+	assert.Equal(t, []string{"send_kv", "poll"}, g.Funcs)
+
 	assert.Equal(t, []Import{
 		{Name: "os", Module: "os"},
 		{Name: "th", Module: "threading"},
@@ -85,4 +89,29 @@ func TestOddInput(t *testing.T) {
 	}
 	f := Scan([]byte("class A(B\n"))
 	assert.Equal(t, []Class{{Name: "A", Bases: []string{"B"}, Line: 1}}, f.Classes, "an unclosed header still names its bases")
+}
+
+func TestAttrs(t *testing.T) {
+	src := `
+class Info:
+    """Doc."""
+    kind: Optional[str] = None
+    size = 0
+    count == 3
+
+    def __init__(self, x):
+        self.ptrs = x
+        self.region: Region = make()
+        local = 1
+        if self.ptrs == x:
+            pass
+        myself.other = 2
+
+
+def f(self):
+    self.late = 1
+    top: int = 2
+`
+	f := Scan([]byte(src))
+	assert.Equal(t, []string{"kind", "size", "ptrs", "region", "late"}, f.Attrs)
 }

@@ -1,6 +1,7 @@
 package prescan
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -17,6 +18,11 @@ type Unit struct {
 type Project struct {
 	units    []Unit
 	byModule map[string]int
+	// suffixes maps dotted tails of module names (two segments or more) to
+	// their unit, -1 when several units share the tail: imports written
+	// from a source root above or below the project root still resolve, as
+	// in the project model.
+	suffixes map[string]int
 	// classes maps a qualified class name to the units defining it.
 	classes map[string][]int
 }
@@ -24,10 +30,23 @@ type Project struct {
 // NewProject indexes units (the first unit of a module name wins, as in
 // the project model).
 func NewProject(units []Unit) *Project {
-	p := &Project{units: units, byModule: make(map[string]int, len(units)), classes: map[string][]int{}}
+	p := &Project{units: units, byModule: make(map[string]int, len(units)), suffixes: map[string]int{},
+		classes: map[string][]int{}}
 	for i, u := range units {
+		if u.File == nil {
+			continue
+		}
 		if _, dup := p.byModule[u.Module]; !dup {
 			p.byModule[u.Module] = i
+		}
+		parts := strings.Split(u.Module, ".")
+		for k := 1; k+1 < len(parts); k++ {
+			tail := strings.Join(parts[k:], ".")
+			if prev, ok := p.suffixes[tail]; ok && prev != i {
+				p.suffixes[tail] = -1
+			} else {
+				p.suffixes[tail] = i
+			}
 		}
 	}
 	for i, u := range units {
@@ -42,10 +61,35 @@ func NewProject(units []Unit) *Project {
 	return p
 }
 
-// ModuleOf returns the unit of a module name.
+// ModuleOf returns the unit of a module name: exactly, or as the unique
+// unit whose module name ends with it.
 func (p *Project) ModuleOf(module string) (int, bool) {
-	i, ok := p.byModule[module]
-	return i, ok
+	if i, ok := p.byModule[module]; ok {
+		return i, true
+	}
+	if strings.IndexByte(module, '.') >= 0 {
+		if i, ok := p.suffixes[module]; ok && i >= 0 {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// canonical qualifies a dotted name's module part with the project's own
+// module name ("sglang.x.C" is "python.sglang.x.C" when the root is above
+// python/).
+func (p *Project) canonical(q string) string {
+	for name := q; name != ""; {
+		if i, ok := p.ModuleOf(name); ok {
+			return p.units[i].Module + q[len(name):]
+		}
+		j := strings.LastIndexByte(name, '.')
+		if j < 0 {
+			break
+		}
+		name = name[:j]
+	}
+	return q
 }
 
 // absolute resolves an import's module against unit i.
@@ -93,7 +137,7 @@ func (p *Project) resolveName(i int, dotted string) string {
 			if rest != "" {
 				q += "." + rest
 			}
-			return q
+			return p.canonical(q)
 		}
 	}
 	return p.units[i].Module + "." + dotted
@@ -110,7 +154,7 @@ func (p *Project) Imported(i int) []int {
 	var out []int
 	seen := map[int]bool{i: true}
 	add := func(mod string) {
-		if j, ok := p.byModule[mod]; ok && !seen[j] {
+		if j, ok := p.ModuleOf(mod); ok && !seen[j] {
 			seen[j] = true
 			out = append(out, j)
 		}
@@ -125,8 +169,8 @@ func (p *Project) Imported(i int) []int {
 	return out
 }
 
-// KVUnits returns the units that define a class deriving, through any
-// depth and across units, from one of bases (matched by qualified name or
+// KVUnits returns the units that define one of bases or a class deriving,
+// through any depth and across units, from one of them (matched by qualified name or
 // a dotted tail of it, as written when unresolved), and the units that
 // define those classes' project ancestors; sorted.
 func (p *Project) KVUnits(bases []string) []int {
@@ -147,6 +191,11 @@ func (p *Project) KVUnits(bases []string) []int {
 			for ci, c := range u.File.Classes {
 				k := key{i, ci}
 				if kv[k] {
+					continue
+				}
+				if self := u.Module + "." + c.Name; namedIn(bases, self) {
+					// A base itself is KV code (its MRO starts with it).
+					kv[k], kvNames[self], changed = true, true, true
 					continue
 				}
 				for _, b := range c.Bases {
@@ -201,4 +250,35 @@ func namedIn(names []string, qual string) bool {
 		}
 	}
 	return false
+}
+
+// Defining returns the units that define a class or a module-level
+// function with this name, in unit order.
+func (p *Project) Defining(name string) []int {
+	var out []int
+	for i, u := range p.units {
+		if u.File == nil {
+			continue
+		}
+		found := slices.Contains(u.File.Funcs, name)
+		for _, c := range u.File.Classes {
+			found = found || c.Name == name
+		}
+		if found {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Declaring returns the units that declare attribute name on a class (a
+// field, or an assignment to self), in unit order.
+func (p *Project) Declaring(name string) []int {
+	var out []int
+	for i, u := range p.units {
+		if u.File != nil && slices.Contains(u.File.Attrs, name) {
+			out = append(out, i)
+		}
+	}
+	return out
 }

@@ -16,7 +16,7 @@ func TestCacheLocationAndFlags(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "pyproject.toml", "")
 	putFile(t, dir, "pkg/a.py", "def f(:\n")
-	want := runMain(t, dir, nil, "--no-cache", "pkg")
+	want := runMain(t, dir, nil, "--all-files", "--no-cache", "pkg")
 	assert.Equal(t, ExitFindings, want.code)
 	assert.NoDirExists(t, filepath.Join(dir, ".sglint_cache"), "--no-cache writes nothing")
 
@@ -28,16 +28,16 @@ func TestCacheLocationAndFlags(t *testing.T) {
 
 	elsewhere := filepath.Join(t.TempDir(), "c")
 	t.Setenv("SGLINT_CACHE_DIR", elsewhere)
-	o = runMain(t, dir, nil, "pkg")
+	o = runMain(t, dir, nil, "--all-files", "pkg")
 	assert.Equal(t, want, o)
 	assert.FileExists(t, filepath.Join(elsewhere, "CACHEDIR.TAG"))
-	o = runMain(t, dir, nil, "--stats", "pkg")
+	o = runMain(t, dir, nil, "--all-files", "--stats", "pkg")
 	assert.Contains(t, o.stderr, "1 from the cache")
 
 	blocked := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(blocked, nil, 0o644))
 	t.Setenv("SGLINT_CACHE_DIR", filepath.Join(blocked, "sub"))
-	o = runMain(t, dir, nil, "pkg")
+	o = runMain(t, dir, nil, "--all-files", "pkg")
 	assert.Equal(t, want.stdout, o.stdout)
 	assert.Equal(t, want.code, o.code)
 	assert.Contains(t, o.stderr, "sglint: warning: running without a cache: ")

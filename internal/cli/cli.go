@@ -71,6 +71,7 @@ type checkOptions struct {
 	stats            bool
 	noCache          bool
 	cacheDir         string
+	allFiles         bool
 	records          pathFlag
 }
 
@@ -98,6 +99,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.BoolVar(&o.stats, "stats", false, "")
 	fl.BoolVar(&o.noCache, "no-cache", false, "")
 	fl.StringVar(&o.cacheDir, "cache-dir", "", "")
+	fl.BoolVar(&o.allFiles, "all-files", false, "")
 	fl.Var(&o.records, "records", "")
 	paths, err := parseInterspersed(fl, args)
 	if err != nil {

@@ -71,7 +71,7 @@ func TestGoldenFormats(t *testing.T) {
 	dir := projectDir(t)
 	for _, format := range []string{"full", "concise", "json", "github", "sarif"} {
 		t.Run(format, func(t *testing.T) {
-			o := runMain(t, dir, nil, "--format", format)
+			o := runMain(t, dir, nil, "--all-files", "--format", format)
 			assert.Equal(t, ExitFindings, o.code, o.stderr)
 			assert.Empty(t, o.stderr)
 			got := strings.ReplaceAll(o.stdout, "file://"+filepath.ToSlash(dir)+"/", "file:///SRCROOT/")
@@ -82,7 +82,7 @@ func TestGoldenFormats(t *testing.T) {
 
 func TestTextOutputAndExitCodes(t *testing.T) {
 	dir := projectDir(t)
-	o := runMain(t, dir, nil)
+	o := runMain(t, dir, nil, "--all-files")
 	assert.Equal(t, ExitFindings, o.code)
 	// Column 19 in code points ("é" and "ü" are two bytes each).
 	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\n"+
@@ -90,37 +90,37 @@ func TestTextOutputAndExitCodes(t *testing.T) {
 		"pkg/sender.py:3:39: SGL000 syntax error: unexpected `req`\n"+
 		"Found 3 problems in 3 files: 3 errors (SGL000 ×3).\n", o.stdout, "default excludes skip .venv and build; noqa applies")
 
-	o = runMain(t, dir, nil, "--exit-zero")
+	o = runMain(t, dir, nil, "--all-files", "--exit-zero")
 	assert.Equal(t, ExitClean, o.code)
 	assert.Contains(t, o.stdout, "Found 3 problems")
 
-	o = runMain(t, dir, nil, "pkg/receiver.py")
+	o = runMain(t, dir, nil, "--all-files", "pkg/receiver.py")
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 }
 
 func TestFlagsAnywhere(t *testing.T) {
 	dir := projectDir(t)
-	a := runMain(t, dir, nil, "--format", "json", "pkg")
-	b := runMain(t, dir, nil, "pkg", "--format=json")
+	a := runMain(t, dir, nil, "--all-files", "--format", "json", "pkg")
+	b := runMain(t, dir, nil, "--all-files", "pkg", "--format=json")
 	assert.Equal(t, a, b)
 	var findings []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(a.stdout), &findings), "json: nothing else on stdout")
 	assert.Len(t, findings, 2)
 
 	// After --, everything is a path.
-	o := runMain(t, dir, nil, "--", "--format")
+	o := runMain(t, dir, nil, "--all-files", "--", "--format")
 	assert.Equal(t, ExitError, o.code)
 	assert.Equal(t, "sglint: --format: no such file or directory\n", o.stderr)
 }
 
 func TestExclude(t *testing.T) {
 	dir := projectDir(t)
-	o := runMain(t, dir, nil, "--exclude", "legacy", "--exclude=odd*,sender.py")
+	o := runMain(t, dir, nil, "--all-files", "--exclude", "legacy", "--exclude=odd*,sender.py")
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
-	o = runMain(t, dir, nil, "--exclude", "pkg/*.py")
+	o = runMain(t, dir, nil, "--all-files", "--exclude", "pkg/*.py")
 	assert.Equal(t, ExitFindings, o.code)
 	assert.Equal(t, "legacy/old.py:2:5: SGL000 syntax error: unexpected `=`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
-	o = runMain(t, dir, nil, "--exclude", "[")
+	o = runMain(t, dir, nil, "--all-files", "--exclude", "[")
 	assert.Equal(t, outcome{ExitError, "", "sglint: [: invalid exclude glob\n"}, o, "a usage error: no report on stdout")
 }
 
@@ -144,7 +144,7 @@ func TestSelectIgnore(t *testing.T) {
 		{"--ignore", "syntax-error"},
 		{"--select", "SGL0", "--ignore", "sgl000"},
 	} {
-		o := runMain(t, dir, nil, args...)
+		o := runMain(t, dir, nil, append([]string{"--all-files"}, args...)...)
 		if args[0] == "--ignore" && args[1] == "SGL0" { // every default rule ignored
 			assert.Contains(t, o.stderr, "no rule is selected")
 			o.stderr = ""
@@ -158,16 +158,16 @@ func TestSelectIgnore(t *testing.T) {
 		{"--select", "ALL"},
 		{"--select", "SGL00", "--select", "SGL000"},
 	} {
-		o := runMain(t, dir, nil, args...)
+		o := runMain(t, dir, nil, append([]string{"--all-files"}, args...)...)
 		assert.Equal(t, ExitFindings, o.code, "%v: %s", args, o.stderr)
 	}
 
-	o := runMain(t, dir, nil, "--select", "SGL0000")
+	o := runMain(t, dir, nil, "--all-files", "--select", "SGL0000")
 	assert.Equal(t, ExitError, o.code)
 	assert.Equal(t, "sglint: --select SGL0000: no rule has this ID, prefix or name (did you mean SGL000?)\n"+
 		"Run 'sglint --help' for usage.\n", o.stderr)
 	assert.Empty(t, o.stdout)
-	o = runMain(t, dir, nil, "--ignore", "syntax-eror")
+	o = runMain(t, dir, nil, "--all-files", "--ignore", "syntax-eror")
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "(did you mean syntax-error?)")
 }
@@ -224,7 +224,7 @@ func TestExplicitFileWhateverItsName(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "script", "x = = 1\n")
 	putFile(t, dir, "x.py/inner.py", "y = = 2\n") // a directory named x.py
-	o := runMain(t, dir, nil, "script", ".")
+	o := runMain(t, dir, nil, "--all-files", "script", ".")
 	assert.Equal(t, ExitFindings, o.code, o.stderr)
 	assert.Equal(t, "script:1:5: SGL000 syntax error: unexpected `=`\n"+
 		"x.py/inner.py:1:5: SGL000 syntax error: unexpected `=`\n"+
@@ -261,9 +261,9 @@ func TestDeterministicAcrossJobs(t *testing.T) {
 		putFile(t, dir, fmt.Sprintf("p%d/m%02d.py", i%7, i), src)
 	}
 	for _, format := range []string{"full", "concise", "json", "sarif"} {
-		one := runMain(t, dir, nil, "-j", "1", "--format", format)
+		one := runMain(t, dir, nil, "--all-files", "-j", "1", "--format", format)
 		for _, jobs := range []string{"2", "4", "16"} {
-			many := runMain(t, dir, nil, "--jobs", jobs, "--format", format)
+			many := runMain(t, dir, nil, "--all-files", "--jobs", jobs, "--format", format)
 			assert.Equal(t, one, many, "-j %s --format %s", jobs, format)
 		}
 		assert.Equal(t, ExitFindings, one.code)
@@ -377,8 +377,44 @@ func TestVersionCommand(t *testing.T) {
 func TestCheckSubcommandForPathsNamedLikeCommands(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "rules/r.py", "x = = 1\n")
-	o := runMain(t, dir, nil, "check", "rules")
+	o := runMain(t, dir, nil, "check", "--all-files", "rules")
 	assert.Equal(t, ExitFindings, o.code)
 	assert.Contains(t, o.stdout, "rules/r.py:1:5:")
-	assert.Equal(t, o, runMain(t, dir, nil, "./rules"))
+	assert.Equal(t, o, runMain(t, dir, nil, "--all-files", "./rules"))
+}
+
+// By default a run analyses the KV transfer code and what it calls, and
+// SGL000 reports only on the files analysed; a file named on the command
+// line is always analysed, and --all-files analyses every file.
+func TestOnlyTheKVCodeIsAnalysedByDefault(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "pyproject.toml", "[project]\nname = \"p\"\n")
+	putFile(t, dir, "disagg/base.py", "class BaseKVManager:\n    pass\n")
+	putFile(t, dir, "disagg/conn.py", "from disagg.base import BaseKVManager\n\n\n"+
+		"class FastKVManager(BaseKVManager):\n    def send_kvcache(self, x):\n        return x = 1\n")
+	putFile(t, dir, "models/llama.py", "def forward(x):\n    return x = 2\n")
+	o := runMain(t, dir, nil, ".")
+	assert.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Equal(t, "disagg/conn.py:6:16: SGL000 syntax error: cannot parse `x =`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
+
+	o = runMain(t, dir, nil, "models/llama.py", ".")
+	assert.Contains(t, o.stdout, "models/llama.py:2:12: SGL000", "a named file is analysed")
+	o = runMain(t, dir, nil, "--all-files", ".")
+	assert.Contains(t, o.stdout, "models/llama.py:2:12: SGL000")
+	assert.Contains(t, o.stdout, "Found 2 problems in 2 files")
+	o = runMain(t, dir, nil, "--select", "SGL000", ".")
+	assert.Contains(t, o.stdout, "Found 2 problems in 2 files", "file-local rules alone read every file")
+}
+
+// A demand-driven run loads the same files and reports the same findings
+// for any number of workers.
+func TestDemandDrivenDeterministicAcrossJobs(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	one := runMain(t, root, nil, "--no-cache", "-j", "1", "--format", "json", "--records", "testdata/example/records", "testdata/example")
+	require.Equal(t, ExitFindings, one.code, one.stderr)
+	for _, jobs := range []string{"2", "3", "8"} {
+		many := runMain(t, root, nil, "--no-cache", "-j", jobs, "--format", "json", "--records", "testdata/example/records", "testdata/example")
+		assert.Equal(t, one, many, "-j %s", jobs)
+	}
 }

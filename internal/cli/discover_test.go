@@ -33,7 +33,7 @@ func TestDiscoveryExitCodes(t *testing.T) {
 	write(t, dir, ".gitignore", "generated/\n")
 	write(t, dir, "generated/broken.py", "def f(:\n")
 
-	code, stdout, stderr := run(t, dir)
+	code, stdout, stderr := run(t, dir, "--all-files")
 	assert.Equal(t, ExitFindings, code)
 	assert.Regexp(t, `^pkg/legacy/broken.py:1:\d+: SGL000 [^\n]*\nFound 1 problem in 1 file: 1 error \(SGL000\); 1 file was skipped.\n$`, stdout, "generated/ is gitignored")
 	assert.Equal(t, "sglint: pkg/blob.py: warning: binary file (NUL byte at 1:1), skipped\n", stderr)
@@ -43,7 +43,7 @@ func TestDiscoveryExitCodes(t *testing.T) {
 	assert.Equal(t, "No problems found in 1 file; 1 file was skipped.\n", stdout)
 
 	// An unusable argument fails the run, after the others are checked.
-	code, stdout, stderr = run(t, dir, "pkg/legacy", "missing.py")
+	code, stdout, stderr = run(t, dir, "--all-files", "pkg/legacy", "missing.py")
 	assert.Equal(t, ExitError, code)
 	assert.Regexp(t, `^pkg/legacy/broken.py:1:\d+: SGL000 `, stdout)
 	assert.Equal(t, "sglint: missing.py: no such file or directory\n", stderr)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/discover"
@@ -70,7 +71,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 			s.problems = append(s.problems, analyzer.Problem{Path: p.Path, Message: p.Message, Warning: p.Warning})
 		}
 		for _, f := range files {
-			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true})
+			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
 			s.abs[f.Path] = f.Abs
 			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
 			if fi, err := os.Stat(f.Abs); err == nil {
@@ -78,7 +79,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 			}
 		}
 	}
-	s.addContext(opts, stdinAbs)
+	s.addContext(opts, stdinAbs, onDisk)
 	return s
 }
 
@@ -95,8 +96,8 @@ func (s *inputSet) add(in analyzer.Input) {
 // discovery options, when the root is a real project (it holds a project
 // marker: never a walk of / or a home directory). Problems met there are
 // not the run's: an unreadable file nobody asked about must not fail it.
-func (s *inputSet) addContext(opts discover.Options, stdinAbs string) {
-	if !isProjectRoot(s.root) {
+func (s *inputSet) addContext(opts discover.Options, stdinAbs string, paths []string) {
+	if !isProjectRoot(s.root) || walkedRoot(s.root, paths, opts.Cwd) {
 		return
 	}
 	seen := map[string]bool{filepath.Clean(stdinAbs): stdinAbs != ""}
@@ -108,9 +109,31 @@ func (s *inputSet) addContext(opts discover.Options, stdinAbs string) {
 	files, _ := discover.Find([]string{s.root}, opts)
 	for _, f := range files {
 		if !seen[filepath.Clean(f.Abs)] && !s.reported[f.Path] {
-			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs})
+			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Info: f.Info})
 		}
 	}
+}
+
+// walkedRoot reports whether one of the paths is a directory at or above
+// root: its walk, with the same options, already found every file a walk
+// of root would (`sglint ./python` with python/ the root: no second walk).
+func walkedRoot(root string, paths []string, cwd string) bool {
+	for _, p := range paths {
+		if !filepath.IsAbs(p) && cwd != "" {
+			p = filepath.Join(cwd, p)
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			continue
+		}
+		if rel, err := filepath.Rel(abs, root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // projectMarkers are the files discover.ProjectRoot looks for.
@@ -140,7 +163,7 @@ func readStdin(stdin io.Reader, name string) (analyzer.Input, *analyzer.Problem)
 	if err != nil {
 		return analyzer.Input{}, &analyzer.Problem{Path: display, Message: fmt.Sprintf("cannot read: %v", err)}
 	}
-	in := analyzer.Input{Path: display, Src: src, Report: true}
+	in := analyzer.Input{Path: display, Src: src, Report: true, Named: true}
 	if name != "" {
 		in.Abs, _ = filepath.Abs(name)
 	}

@@ -36,6 +36,8 @@ Flags:
   --add-noqa            add "# noqa: RULE" to finding lines (writes files)
   --stdin-filename PATH read standard input (-) as the file PATH
   --exit-zero           exit 0 even with findings
+  --all-files           analyse every file, not only the KV code and what
+                        it calls (SGL000 then covers every file)
   -j, --jobs N          parallel workers (default: number of CPUs)
   --no-cache            do not read or write the cache
   --cache-dir DIR       keep the cache in DIR (default: .sglint_cache at

@@ -167,7 +167,8 @@ func runGroups(set *inputSet, gs *grouping, o *checkOptions, store *cache.Store,
 			inputs[i].Report = g.files[inputs[i].Path]
 		}
 		res := analyzer.Run(inputs, analyzer.Options{Rules: g.rules, Jobs: o.jobs, Root: set.root,
-			RuleOptions: g.cfg.RuleOptions, SectionOptions: g.cfg.SectionOptions, Records: g.recs, Cache: store})
+			RuleOptions: g.cfg.RuleOptions, SectionOptions: g.cfg.SectionOptions, Records: g.recs, Cache: store,
+			Full: o.allFiles})
 		out.stats = append(out.stats, res.Stats)
 		out.files += res.Files
 		for _, p := range res.Problems {

@@ -47,7 +47,7 @@ func TestDocsConfigExampleLoads(t *testing.T) {
 
 	// And sglint runs with it.
 	putFile(t, dir, "pkg/a.py", "x = 1  # noqa: SGL000\n")
-	o := runMain(t, dir, nil)
+	o := runMain(t, dir, nil, "pkg/a.py")
 	assert.Equal(t, outcome{ExitFindings, "pkg/a.py:1:8: SGL100 unused `noqa` code SGL000\nFound 1 problem in 1 file: 1 warning (SGL100).\n", ""}, o)
 }
 

@@ -45,6 +45,13 @@ func writeStats(w io.Writer, runs []*analyzer.Stats, rt *runTimes) {
 
 // writeEngineStats prints the stages of one engine run.
 func writeEngineStats(w io.Writer, st *analyzer.Stats, ms func(time.Duration) string) {
+	switch {
+	case st.Plan != "":
+		fmt.Fprintf(w, "  demand              the last run's %d files reused (no input changed: %s)\n", st.Files, st.Plan)
+	case st.Scanned > 0:
+		fmt.Fprintf(w, "  demand              %d files pre-scanned in %s (busy), %d loaded in %d rounds\n",
+			st.Scanned, ms(st.Prescan), st.Files, st.Rounds)
+	}
 	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s, noqa %s, pack %s (busy)\n",
 		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize), ms(st.Records), ms(st.Noqa), ms(st.Pack))
 	if st.Cache {

@@ -14,7 +14,7 @@ func TestSyntaxErrorNamesWhatWasExpected(t *testing.T) {
 	putFile(t, dir, "colon.py", "def poll(self)\n    return 1\n")
 	putFile(t, dir, "py2.py", "print \"x\"\n")
 	putFile(t, dir, "noblock.py", "def f():\nreturn 1\n")
-	o := runMain(t, dir, nil, ".")
+	o := runMain(t, dir, nil, "--all-files", ".")
 	assert.Equal(t, outcome{ExitFindings, "colon.py:1:15: SGL000 syntax error: expected `:`\n" +
 		"unclosed.py:2:19: SGL000 syntax error: `(` was never closed\n" +
 		"Found 2 problems in 2 files: 2 errors (SGL000 ×2).\n", ""}, o,

@@ -30,3 +30,21 @@ func TestShapesOutsideKVScope(t *testing.T) {
 		t.Fatalf("findings outside KV classes: %v", ds)
 	}
 }
+
+// The demand loads the classes that declare the attributes passed as
+// memory kinds (models.py, which nothing imports), so the lookups by name
+// find what the full analysis finds.
+func TestShapesDemandEqualsFull(t *testing.T) {
+	opts := analysistest.WithSection(sendpath.Section, shapesScope)
+	demand := analysistest.Findings(t, "testdata/shapes", opts, Rule)
+	opts.Full = true
+	full := analysistest.Findings(t, "testdata/shapes", opts, Rule)
+	if len(full) == 0 || len(demand) != len(full) {
+		t.Fatalf("demand-driven: %d findings, full: %d", len(demand), len(full))
+	}
+	for i := range full {
+		if full[i].Message != demand[i].Message || full[i].Start != demand[i].Start {
+			t.Errorf("differs: %v vs %v", full[i], demand[i])
+		}
+	}
+}

@@ -30,6 +30,7 @@ var Rule = &analyzer.Rule{
 	Doc:      doc,
 	Record:   Record,
 	Sections: []*analyzer.Section{sendpath.Section},
+	Demand:   sendpath.Demand,
 	Run:      run,
 }
 

@@ -37,6 +37,7 @@ var Rule = &analyzer.Rule{
 	Doc:      doc,
 	Record:   RecordID,
 	Sections: []*analyzer.Section{sendpath.Section},
+	Demand:   sendpath.Demand,
 	Options:  func() any { return DefaultOptions() },
 	Run:      run,
 }

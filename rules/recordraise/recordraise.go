@@ -47,6 +47,7 @@ var Rule = &analyzer.Rule{
 	Doc:            doc,
 	RelatedIsChain: true,
 	Sections:       []*analyzer.Section{sendpath.Section},
+	Demand:         sendpath.Demand,
 	Run:            run,
 }
 

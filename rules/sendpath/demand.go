@@ -1,0 +1,119 @@
+package sendpath
+
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/pymodel"
+)
+
+// Demand is what the KV rules read, so that a run parses and models only
+// that (analyzer.Demand): the files that define KV classes and their
+// ancestors, the files of configured entries, then, round by round, the
+// modules that KV code and send paths call into, construct, annotate or
+// pass as callbacks. Every KV rule lists it.
+var Demand = &analyzer.Demand{Name: "kv-scope", Seeds: seeds, More: more}
+
+func scopeConfig(sc *analyzer.Scan) Config {
+	return analyzer.ScanSectionOf(sc, Section, DefaultScopeOptions).Config()
+}
+
+func seeds(sc *analyzer.Scan) []int {
+	cfg := scopeConfig(sc)
+	out := sc.Units.KVUnits(cfg.bases())
+	for _, e := range cfg.Entries {
+		// An entry names a function by a tail of its qualified name: the
+		// module it lives in if the name is whole, else whatever defines
+		// the class or function it ends with.
+		if i, ok := sc.UnitOf(e); ok {
+			out = append(out, i)
+		}
+		parts := strings.Split(e, ".")
+		out = append(out, sc.Units.Defining(parts[len(parts)-1])...)
+		if len(parts) >= 2 {
+			out = append(out, sc.Units.Defining(parts[len(parts)-2])...)
+		}
+	}
+	return out
+}
+
+// more returns the names that functions on send paths and functions of KV
+// classes refer to and that resolve outside the loaded project: callees,
+// call arguments (thread targets, callbacks), parameter annotations, and
+// the values KV classes assign to their attributes (constructors).
+func more(sc *analyzer.Scan, proj *analyzer.Project) []string {
+	ix := proj.Index
+	if ix == nil {
+		return nil
+	}
+	paths := OfProject(proj, scopeConfig(sc))
+	var out []string
+	seen := map[pymodel.FuncRef]bool{}
+	outside := func(fn pymodel.FuncRef, dotted string) {
+		if dotted == "" {
+			return
+		}
+		sym := ix.Resolve(fn.File, fn.Func, dotted)
+		switch {
+		case sym.Kind == pymodel.SymExternal, sym.Kind == pymodel.SymModule && sym.File < 0:
+			out = append(out, sym.Name)
+		}
+	}
+	visit := func(fn pymodel.FuncRef) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, site := range ix.CallsIn(fn) {
+			c := ix.Call(site)
+			if len(ix.Callees(site)) == 0 {
+				outside(fn, c.Callee())
+			}
+			for _, a := range ix.Args(site) {
+				outside(fn, a.Path)
+			}
+		}
+		for _, p := range ix.Func(fn).Params {
+			outside(fn, annotationName(p.Annotation))
+		}
+	}
+	for _, fn := range paths.Funcs() {
+		visit(fn)
+	}
+	scope := paths.Scope()
+	for fi := range ix.Files {
+		for _, fn := range ix.FuncsOf(int32(fi)) {
+			if scope.Contains(fn) {
+				visit(fn)
+			}
+		}
+		s := ix.Summary(int32(fi))
+		for u := range s.Uses {
+			use := &s.Uses[u]
+			if use.Kind != pymodel.Assign || !use.Self || use.Ref == "" {
+				continue
+			}
+			fn := pymodel.FuncRef{File: int32(fi), Func: use.Func}
+			if scope.Contains(fn) {
+				outside(fn, use.Ref)
+			}
+		}
+	}
+	return out
+}
+
+// annotationName is the dotted class name an annotation mentions first
+// (`Optional["pkg.Mgr"]` gives pkg.Mgr), "" when there is none.
+func annotationName(a string) string {
+	a = strings.TrimSpace(a)
+	for _, wrap := range []string{"Optional[", "typing.Optional["} {
+		if strings.HasPrefix(a, wrap) && strings.HasSuffix(a, "]") {
+			a = a[len(wrap) : len(a)-1]
+		}
+	}
+	a = strings.Trim(a, `"' `)
+	if i := strings.IndexAny(a, "[| "); i >= 0 {
+		a = a[:i]
+	}
+	return a
+}
