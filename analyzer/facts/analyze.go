@@ -180,7 +180,11 @@ func (a *analysis) intern(f Fact) (int32, bool) {
 	}
 	x := ifact{kind: f.Kind, path: p, key: noPath, other: noPath}
 	switch f.Kind {
-	case IsNone, NotNone, Truthy, Falsy:
+	case IsNone, NotNone, Truthy, Falsy, NonZero:
+	case LenOf:
+		if x.other, ok = a.paths.ofString(f.Other); !ok {
+			return -1, false
+		}
 	case In, NotIn, GetOf:
 		k, rest, ok := a.paths.parse(string(f.Key), true)
 		if !ok || rest != "" {
@@ -237,8 +241,13 @@ func (a *analysis) collect() {
 		}
 		for j, e := range g.Succs(cfg.BlockID(b)) {
 			a.edgeGen[int(a.edgeBase[b])+j] = int32(len(a.genFacts))
-			if reachable && e.Cond != syntax.NoNode && isCondExpr(a.t, e.Cond) {
-				a.genFacts = a.condFacts(e.Cond, e.Value, a.genFacts)
+			if reachable && e.Cond != syntax.NoNode {
+				switch {
+				case isCondExpr(a.t, e.Cond):
+					a.genFacts = a.condFacts(e.Cond, e.Value, a.genFacts)
+				case a.t.Kind(e.Cond) == syntax.CaseClause:
+					a.genFacts = a.caseFacts(e.Cond, e.Value, a.genFacts)
+				}
 			}
 		}
 	}

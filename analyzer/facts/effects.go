@@ -69,6 +69,7 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 	}
 	if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.ForStatement && t.FieldOf(n) == syntax.FLeft {
 		a.bindTargets(n) // a loop's target, bound on each iteration
+		a.loopKeys(n, t.Field(p, syntax.FRight), t.Field(p, syntax.FBody))
 		return
 	}
 	if isAsTarget(t, n) {
@@ -337,10 +338,15 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 	case syntax.Integer, syntax.Float, syntax.True, syntax.False, syntax.Lambda,
 		syntax.ListComprehension, syntax.SetComprehension, syntax.DictionaryComprehension,
 		syntax.GeneratorExpression, syntax.BinaryOperator:
-		f.kind = NotNone
-		a.learn(f)
+		if !a.lenValue(p, v) {
+			f.kind = NotNone
+			a.learn(f)
+		}
 		return
 	case syntax.Call:
+		if a.lenValue(p, v) {
+			return
+		}
 		fn := t.Field(v, syntax.FFunction)
 		args := t.Field(v, syntax.FArguments)
 		if fn == syntax.NoNode || args == syntax.NoNode {
@@ -358,30 +364,19 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 			}
 		}
 		// v = table.get(key) or table.get(key, None)
-		if t.Kind(fn) == syntax.Attribute && t.TextIs(t.Field(fn, syntax.FAttribute), "get") {
-			table, ok := a.paths.ofNode(t, t.Field(fn, syntax.FObject), false)
-			if !ok {
-				return
-			}
-			key, dflt, n := syntax.NoNode, syntax.NoNode, 0
-			for c := range t.NamedChildren(args) {
-				switch n {
-				case 0:
-					key = c
-				case 1:
-					dflt = c
-				}
-				n++
-			}
-			if n == 0 || n > 2 || (dflt != syntax.NoNode && t.Kind(dflt) != syntax.None) {
-				return
-			}
-			k, ok := a.paths.ofNode(t, key, true)
-			if !ok || a.paths.dependsOn(table, p) || a.paths.dependsOn(k, p) {
-				return
-			}
-			a.learn(ifact{kind: GetOf, path: p, key: k, other: table})
+		table, key, dflt, ok := getCall(t, v)
+		if !ok || (dflt != syntax.NoNode && t.Kind(t.Unparen(dflt)) != syntax.None) {
+			return
 		}
+		tp, ok := a.paths.ofNode(t, table, false)
+		if !ok {
+			return
+		}
+		k, ok := a.paths.ofNode(t, key, true)
+		if !ok || a.paths.dependsOn(tp, p) || a.paths.dependsOn(k, p) {
+			return
+		}
+		a.learn(ifact{kind: GetOf, path: p, key: k, other: tp})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 //	k in t                => t non-empty
 //	isinstance(x, C)      => x is not None (unless C mentions None)
 //	v = t.get(k), v is not None => k in t
+//	n = f(len(x)), n != 0 or n truthy => x non-empty
 //	k in t                => k in u, for every table u covering t (Options.KeyCovers)
 //	d aliases p, F(d)     => F(p), and back (for every F built on d)
 func (a *analysis) derive() {
@@ -50,6 +51,13 @@ func (a *analysis) derive() {
 		case GetOf:
 			if nn := a.fact(ifact{kind: NotNone, path: f.path, key: noPath, other: noPath}); nn >= 0 {
 				a.implies(id, nn, ifact{kind: In, path: f.other, key: f.key, other: noPath})
+			}
+		case LenOf:
+			// A number is truthy exactly when it is not zero.
+			for _, k := range [2]Kind{NonZero, Truthy} {
+				if nz := a.fact(ifact{kind: k, path: f.path, key: noPath, other: noPath}); nz >= 0 {
+					a.implies(id, nz, ifact{kind: Truthy, path: f.other, key: noPath, other: noPath})
+				}
 			}
 		case Alias:
 			if f.path == f.other {
@@ -263,7 +271,8 @@ func (a *analysis) prepareKills() {
 		switch f.kind {
 		case Truthy, Falsy, In, NotIn:
 			a.mutInv = appendAt(a.mutInv, f.path, id)
-		case GetOf:
+		case GetOf, LenOf:
+			// A mutation may remove the key, or change the length.
 			a.mutInv = appendAt(a.mutInv, f.other, id)
 		}
 		// Facts about elements of a container die when it is mutated.

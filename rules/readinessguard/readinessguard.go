@@ -206,8 +206,14 @@ func (ck *checker) checkUses(pass *analyzer.Pass, fn pymodel.FuncRef) {
 	t := pass.File.Tree()
 	states := func(attr string) (state, bool) { return ck.state(c, attr) }
 	reported := map[string]bool{}
-	for _, u := range findUses(t, ix.Func(fn).Def, r, self, states) {
-		if reported[u.State.Attr] || guarded(r, u, ck.opts.group(u.StatePath, self)) {
+	def := ix.Func(fn).Def
+	for _, u := range findUses(t, def, r, self, states) {
+		if reported[u.State.Attr] {
+			continue
+		}
+		group := ck.opts.group(u.StatePath, self)
+		if guarded(r, u, group) ||
+			u.Named != "" && halvedNameGuarded(t, def, r, u, u.Named, append([]facts.Path{u.Path, u.StatePath}, group...)) {
 			continue
 		}
 		reported[u.State.Attr] = true

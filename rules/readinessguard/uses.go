@@ -27,6 +27,9 @@ type use struct {
 	StatePath facts.Path    // self.<attr> in the function's names
 	State     state
 	Kind      useKind
+	// Named is the name a divided length is bound to (`layers = len(x) //
+	// 2`): where it is read is where the zero does harm (see halve.go).
+	Named string
 }
 
 // iterCalls wrap an iterable without changing what a loop over it does.
@@ -91,6 +94,14 @@ func useContext(t *syntax.Tree, n syntax.NodeID) useKind {
 	return 0
 }
 
+// lenCall is the len(...) call whose argument is n.
+func lenCall(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for t.Kind(t.Parent(n)) == syntax.ParenthesizedExpression {
+		n = t.Parent(n)
+	}
+	return t.Parent(t.Parent(n))
+}
+
 // divides: useDiv when call is the right operand of /, // or %, useHalve
 // when it is the left one.
 func divides(t *syntax.Tree, call syntax.NodeID) useKind {
@@ -144,7 +155,15 @@ func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, s
 		if !ok || (k == useReturn || k == useDiv || k == useHalve) && st.Kind != emptyList {
 			continue
 		}
-		out = append(out, use{Node: n, Path: p, StatePath: sp, State: st, Kind: k})
+		named := ""
+		if k == useHalve {
+			top := arithmeticTop(t, lenCall(t, n))
+			if zeroTested(t, top) {
+				continue // `if len(x) // k == 0:` is a check
+			}
+			named = namedBy(t, top)
+		}
+		out = append(out, use{Node: n, Path: p, StatePath: sp, State: st, Kind: k, Named: named})
 	}
 	return out
 }
