@@ -100,12 +100,13 @@ type analysis struct {
 	in      []uint64 // in-state of each block, w words each
 	reached []bool
 
-	// pred: for a predicate (a function or lambda that only returns one
-	// expression), the facts that hold when it returns a truthy (falsy)
-	// value; predOK says it is one.
+	// A function's returns (see predicate.go): for a lambda the facts of
+	// its body being truthy (predTrue) and falsy (predFals); for a def one
+	// entry per way it returns. predOK says ReturnFacts can be asked.
 	predOK   bool
 	predTrue []int32
 	predFals []int32
+	rets     []predReturn
 	// predOut caches ReturnFacts (falsy, truthy): asked once per call of
 	// the predicate in every caller's analysis.
 	predOnce sync.Once

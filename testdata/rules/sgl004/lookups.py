@@ -79,6 +79,16 @@ class LookupSender(PeerTables):
             return True
         return False
 
+    def _has_layout_locked(self, peer):
+        with self.agent.lock:
+            self.agent.trace("looking up %s" % peer)
+            return peer in self.peer_layouts
+
+    def _has_layout_or_lenient(self, peer):
+        if peer in self.peer_layouts:
+            return True
+        return self.agent.lenient
+
     def send_after_predicate(self, peer, pages):
         if not self._has_layout(peer):
             return self._fail(peer)
@@ -96,6 +106,16 @@ class LookupSender(PeerTables):
 
     def send_after_branchy_predicate(self, peer, pages):
         if not self._has_layout_branchy(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_locked_predicate(self, peer, pages):
+        if not self._has_layout_locked(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_lenient_predicate(self, peer, pages):
+        if not self._has_layout_or_lenient(peer):
             return self._fail(peer)
         return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
 
