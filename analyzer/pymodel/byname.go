@@ -12,6 +12,7 @@ type attrNames struct {
 	once    sync.Once
 	decls   map[string][]ClassRef
 	assigns map[string][]UseRef
+	kills   map[string][]UseRef // assignments, deletions, emptying mutations
 }
 
 // AttrDeclarers returns the project classes that declare attribute name
@@ -32,10 +33,20 @@ func (ix *Index) AttrAssigns(name string) []UseRef {
 	return ix.byAttr.assigns[name]
 }
 
+// AttrKills returns every recorded use that may leave an attribute called
+// name empty or None, whatever its receiver: assignments, deletions and
+// emptying mutations (`x.name.clear()`, `del x.name[k]`). In file and use
+// order.
+func (ix *Index) AttrKills(name string) []UseRef {
+	ix.buildAttrNames()
+	return ix.byAttr.kills[name]
+}
+
 func (ix *Index) buildAttrNames() {
 	ix.byAttr.once.Do(func() {
 		decls := map[string][]ClassRef{}
 		assigns := map[string][]UseRef{}
+		kills := map[string][]UseRef{}
 		for fi := range ix.Files {
 			s := ix.Files[fi].Summary
 			for ci := range s.Classes {
@@ -64,13 +75,18 @@ func (ix *Index) buildAttrNames() {
 			}
 			for ui := range s.Uses {
 				u := &s.Uses[ui]
-				if u.Kind != Assign || u.Path == "" {
+				if u.Path == "" {
 					continue
 				}
 				n := u.Path[strings.LastIndexByte(u.Path, '.')+1:]
-				assigns[n] = append(assigns[n], UseRef{int32(fi), int32(ui)})
+				if u.Kind == Assign {
+					assigns[n] = append(assigns[n], UseRef{int32(fi), int32(ui)})
+				}
+				if isKill(u) {
+					kills[n] = append(kills[n], UseRef{int32(fi), int32(ui)})
+				}
 			}
 		}
-		ix.byAttr.decls, ix.byAttr.assigns = decls, assigns
+		ix.byAttr.decls, ix.byAttr.assigns, ix.byAttr.kills = decls, assigns, kills
 	})
 }

@@ -41,6 +41,7 @@ type Flow struct {
 	funcs   [][]funcFlow
 
 	coverMemos sync.Map // ClassRef -> *coverMemo (see covers.go)
+	invMemos   sync.Map // ClassRef -> *invariantMemo (see invariants.go)
 }
 
 // funcFlow is the flow state of one function; written only by the
