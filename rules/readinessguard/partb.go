@@ -262,9 +262,12 @@ func (ck *checker) escapeMessage(er emptyRaise, e sendpath.Escape) string {
 	fmt.Fprintf(&b, "`%s` calls into a send path where `%s` raises %s when `%s` is empty (no KV buffers registered on this rank); ",
 		entry, g, raise, er.state)
 	b.WriteString("nothing checks it before this call or catches the error for just this request, so ")
-	if e.Entry.Kind == sendpath.Thread || e.Entry.Kind == sendpath.Executor {
+	switch e.Entry.Kind {
+	case sendpath.Thread:
 		fmt.Fprintf(&b, "the %s ends the transfer thread `%s` and every request it serves", er.site.Exc, entry)
-	} else {
+	case sendpath.Executor:
+		fmt.Fprintf(&b, "executor task `%s` keeps the %s in the Future `submit` returned, which no send path reads (`.result()`), so the request is never failed", entry, er.site.Exc)
+	default:
 		fmt.Fprintf(&b, "the %s leaves `%s` for its caller (the scheduler) instead of skipping the KV send", er.site.Exc, entry)
 	}
 	fmt.Fprintf(&b, ". Check `%s` here and skip the KV send", er.state)
@@ -293,7 +296,7 @@ func (ck *checker) escapeRelated(er emptyRaise, e sendpath.Escape) []analyzer.Re
 		}
 		at := ix.Call(st.Site).At
 		out = append(out, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
-			Message: fmt.Sprintf("calls `%s`", ix.Func(st.Func).QualName)})
+			Message: ck.paths.StepMessage(st)})
 	}
 	if f := ck.paths.File(er.site.Func.File); f != nil {
 		pos := f.Tree().Start(er.site.Node)
