@@ -94,7 +94,8 @@ type analysis struct {
 	mutInv   [][]int32 // path -> facts a mutation of it kills
 	aliasOn  [][]int32 // path -> alias facts on it
 	kills    []killInfo
-	killMemo []int32 // 2*path+op -> kill info, -1 until computed
+	killMemo []int32   // 3*path+op -> kill info, -1 until computed
+	keysOn   [][]int32 // path -> KeysOf facts about its elements (while deriving)
 
 	w       int
 	in      []uint64 // in-state of each block, w words each
@@ -182,7 +183,7 @@ func (a *analysis) intern(f Fact) (int32, bool) {
 	x := ifact{kind: f.Kind, path: p, key: noPath, other: noPath}
 	switch f.Kind {
 	case IsNone, NotNone, Truthy, Falsy, NonZero:
-	case LenOf:
+	case LenOf, KeysOf:
 		if x.other, ok = a.paths.ofString(f.Other); !ok {
 			return -1, false
 		}

@@ -14,6 +14,11 @@ const (
 	opRebind effOp = iota // path bound anew: its facts and those built on it die
 	opMutate              // object at path changed in place: emptiness and contents die
 	opGen                 // fact learnt
+	// opRemoveKey: a key removed from the table at path by a loop over a
+	// list of its keys, the key the loop is on (`for k in ks: del t[k]`):
+	// as opMutate, but lists of its keys keep their KeysOf facts, since the
+	// loop visits each (distinct) key once.
+	opRemoveKey
 )
 
 type effect struct {
@@ -338,6 +343,7 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 	case syntax.Integer, syntax.Float, syntax.True, syntax.False, syntax.Lambda,
 		syntax.ListComprehension, syntax.SetComprehension, syntax.DictionaryComprehension,
 		syntax.GeneratorExpression, syntax.BinaryOperator:
+		a.keysValue(p, v)
 		if !a.lenValue(p, v) {
 			f.kind = NotNone
 			a.learn(f)
@@ -347,6 +353,7 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 		if a.lenValue(p, v) {
 			return
 		}
+		a.keysValue(p, v)
 		fn := t.Field(v, syntax.FFunction)
 		args := t.Field(v, syntax.FArguments)
 		if fn == syntax.NoNode || args == syntax.NoNode {
@@ -404,7 +411,11 @@ func (a *analysis) delete(x syntax.NodeID) {
 		if !ok {
 			return
 		}
-		a.mutate(base)
+		if loopKeyRemoval(t, subscriptKey(t, x)) {
+			a.effs = append(a.effs, effect{op: opRemoveKey, path: base})
+		} else {
+			a.mutate(base)
+		}
 		if p, ok := a.paths.ofNode(t, x, false); ok {
 			a.rebind(p)
 			a.learn(ifact{kind: NotIn, path: base, key: a.paths.e[p].key, other: noPath})
@@ -487,8 +498,12 @@ func (a *analysis) callEffects(c syntax.NodeID) {
 		name = t.Field(fn, syntax.FAttribute)
 		if name != syntax.NoNode && mutators[string(t.Bytes(name))] {
 			if recv, ok := a.paths.ofNode(t, t.Field(fn, syntax.FObject), false); ok {
-				a.mutate(recv)
 				m := t.Text(name)
+				if args := t.Field(c, syntax.FArguments); m == "pop" && args != syntax.NoNode && loopKeyRemoval(t, t.NamedChild(args, 0)) {
+					a.effs = append(a.effs, effect{op: opRemoveKey, path: recv})
+				} else {
+					a.mutate(recv)
+				}
 				if fillers[m] {
 					a.learn(ifact{kind: Truthy, path: recv, key: noPath, other: noPath})
 				}

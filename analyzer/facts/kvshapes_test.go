@@ -275,4 +275,52 @@ def f(kind):
         case "VRAM":
             sink(kind)
 `, "sink(kind)", notNone("kind"), true},
+
+	// A list of the table's keys, then a loop over it.
+	{"filtered keys, then a loop", `
+def f(self, addr):
+    stale = [k for k in self.t if k.startswith(addr)]
+    for k in stale:
+        sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), true},
+	{"filtered keys, the loop deletes the key it is on", `
+def f(self, addr):
+    stale = [k for k in self.t if k.startswith(addr)]
+    for k in stale:
+        sink(self.t[k])
+        del self.t[k]
+`, "sink(self.t[k])", in("self.t", "k"), true},
+	{"filtered keys, the loop deletes another key", `
+def f(self, addr, j):
+    stale = [k for k in self.t if k.startswith(addr)]
+    for k in stale:
+        sink(self.t[k])
+        del self.t[j]
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"keys copied, the table cleared before the loop", `
+def f(self):
+    keys = list(self.t)
+    self.t.clear()
+    for k in keys:
+        sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"keys of items", `
+def f(self):
+    live = [k for k, v in self.t.items() if v.live]
+    for k in live:
+        sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), true},
+	{"values are not keys", `
+def f(self):
+    live = [v for k, v in self.t.items()]
+    for k in live:
+        sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
+	{"a list grown after", `
+def f(self, extra):
+    keys = list(self.t)
+    keys.append(extra)
+    for k in keys:
+        sink(self.t[k])
+`, "sink(self.t[k])", in("self.t", "k"), false},
 }

@@ -254,3 +254,81 @@ func (a *analysis) removesOtherKeys(scope syntax.NodeID, table, key Path) bool {
 	}
 	return false
 }
+
+// keysValue: `p = v` with v a list (tuple, set) of keys of a table t:
+// `list(t)`, `sorted(t.keys())`, `[k for k in t if ...]`, `[k for k, _ in
+// t.items() if ...]`. It learns that p holds keys of t (a loop over p then
+// binds keys that are in t, see derive).
+func (a *analysis) keysValue(p pathID, v syntax.NodeID) {
+	t := a.t
+	table := syntax.NoNode
+	switch t.Kind(v) {
+	case syntax.Call:
+		tb, items, copied, ok := keyIterable(t, v)
+		if ok && copied && !items {
+			table = tb
+		}
+	case syntax.ListComprehension, syntax.SetComprehension:
+		elem := t.Field(v, syntax.FBody)
+		var clause syntax.NodeID = syntax.NoNode
+		for c := range t.NamedChildren(v) {
+			switch t.Kind(c) {
+			case syntax.ForInClause:
+				if clause != syntax.NoNode {
+					return // nested loops: the elements are not the keys
+				}
+				clause = c
+			}
+		}
+		if clause == syntax.NoNode || elem == syntax.NoNode || t.Kind(elem) != syntax.Identifier {
+			return
+		}
+		tb, items, _, ok := keyIterable(t, t.Field(clause, syntax.FRight))
+		if !ok {
+			return
+		}
+		key := t.Unparen(t.Field(clause, syntax.FLeft))
+		if items {
+			switch t.Kind(key) {
+			case syntax.PatternList, syntax.TuplePattern, syntax.ListPattern, syntax.Tuple, syntax.List:
+				key = t.Unparen(t.NamedChild(key, 0))
+			default:
+				return
+			}
+		}
+		if key != syntax.NoNode && t.Kind(key) == syntax.Identifier && t.TextIs(key, t.Text(elem)) {
+			table = tb
+		}
+	}
+	if table == syntax.NoNode {
+		return
+	}
+	tp, ok := a.paths.ofNode(t, table, false)
+	if !ok || tp == p || a.paths.dependsOn(tp, p) || a.paths.dependsOn(p, tp) {
+		return
+	}
+	a.learn(ifact{kind: KeysOf, path: p, key: noPath, other: tp})
+}
+
+// loopKeyRemoval reports a key node x that is the variable of an enclosing
+// loop (in the same scope) over a path: `for k in ks: del t[k]` removes
+// the key the loop is on (see opRemoveKey).
+func loopKeyRemoval(t *syntax.Tree, x syntax.NodeID) bool {
+	x = t.Unparen(x)
+	if x == syntax.NoNode || t.Kind(x) != syntax.Identifier {
+		return false
+	}
+	for m := t.Parent(x); m != syntax.NoNode; m = t.Parent(m) {
+		switch t.Kind(m) {
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			return false
+		case syntax.ForStatement:
+			left := t.Unparen(t.Field(m, syntax.FLeft))
+			if t.Kind(left) == syntax.Identifier && t.TextIs(left, t.Text(x)) {
+				r := t.Unparen(t.Field(m, syntax.FRight))
+				return t.Kind(r) == syntax.Identifier || t.Kind(r) == syntax.Attribute
+			}
+		}
+	}
+	return false
+}

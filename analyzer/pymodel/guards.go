@@ -325,7 +325,7 @@ func (fl *Flow) Checks(fn FuncRef, res *facts.Result) []Check {
 		}
 		was := res.At(before)
 		for _, x := range res.At(next) {
-			if x.Kind == facts.Alias || x.Kind == facts.GetOf {
+			if x.Kind == facts.Alias || x.Kind == facts.GetOf || x.Kind == facts.LenOf || x.Kind == facts.KeysOf {
 				continue
 			}
 			if !containsFact(was, x) {
