@@ -13,6 +13,7 @@ type attrNames struct {
 	decls   map[string][]ClassRef
 	assigns map[string][]UseRef
 	kills   map[string][]UseRef // assignments, deletions, emptying mutations
+	through map[string][]UseRef // every use of `root.a.name` (an attribute of another object)
 }
 
 // AttrDeclarers returns the project classes that declare attribute name
@@ -42,11 +43,20 @@ func (ix *Index) AttrKills(name string) []UseRef {
 	return ix.byAttr.kills[name]
 }
 
+// AttrUsesThrough returns every recorded use of an attribute called name
+// of an object reached through another attribute (`self.kv_mgr.name`,
+// `p.a.name`), whatever its kind. In file and use order.
+func (ix *Index) AttrUsesThrough(name string) []UseRef {
+	ix.buildAttrNames()
+	return ix.byAttr.through[name]
+}
+
 func (ix *Index) buildAttrNames() {
 	ix.byAttr.once.Do(func() {
 		decls := map[string][]ClassRef{}
 		assigns := map[string][]UseRef{}
 		kills := map[string][]UseRef{}
+		through := map[string][]UseRef{}
 		for fi := range ix.Files {
 			s := ix.Files[fi].Summary
 			for ci := range s.Classes {
@@ -85,8 +95,11 @@ func (ix *Index) buildAttrNames() {
 				if isKill(u) {
 					kills[n] = append(kills[n], UseRef{int32(fi), int32(ui)})
 				}
+				if strings.ContainsRune(u.Path, '.') {
+					through[n] = append(through[n], UseRef{int32(fi), int32(ui)})
+				}
 			}
 		}
-		ix.byAttr.decls, ix.byAttr.assigns, ix.byAttr.kills = decls, assigns, kills
+		ix.byAttr.decls, ix.byAttr.assigns, ix.byAttr.kills, ix.byAttr.through = decls, assigns, kills, through
 	})
 }
