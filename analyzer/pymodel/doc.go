@@ -25,9 +25,10 @@
 // a function's facts count what its callees guarantee when they return
 // (post-facts, e.g. "self.descs is non-empty after self._check()") and
 // what they may empty or rebind; Guards adds, over a reachability set, the
-// facts every caller established before the call (entry facts) and the
-// facts the constructors established for the object's whole life
-// (Invariants). UseGuards and Checks turn them into per-use answers and
+// facts every caller established before the call (entry facts), the facts
+// the constructors established for the object's whole life (Invariants)
+// and the aliases a `@property` getter that returns an attribute of self
+// makes (PropertyAliases; both are ClassFacts). UseGuards and Checks turn them into per-use answers and
 // per-function checks.
 //
 // Known limits (the model prefers missing a fact to inventing one):

@@ -42,6 +42,7 @@ type Flow struct {
 
 	coverMemos sync.Map // ClassRef -> *coverMemo (see covers.go)
 	invMemos   sync.Map // ClassRef -> *invariantMemo (see invariants.go)
+	getters    sync.Map // FuncRef -> *getterMemo (see properties.go)
 }
 
 // funcFlow is the flow state of one function; written only by the

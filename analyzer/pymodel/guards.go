@@ -35,11 +35,12 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	order := r.Funcs()
 	dirty := map[FuncRef]bool{}
 	// What the constructors established holds on entry to every function
-	// they cannot reach, starts included (see Invariants).
+	// they cannot reach, starts included, and properties alias what their
+	// getters return (see ClassFacts).
 	inv := map[FuncRef][]facts.Fact{}
 	for _, fn := range order {
 		dirty[fn] = true
-		if fs := fl.Invariants(fn); len(fs) > 0 {
+		if fs := fl.ClassFacts(fn); len(fs) > 0 {
 			sortFacts(fs)
 			inv[fn] = fs
 			g.entry[fn] = fs

@@ -240,8 +240,9 @@ func (p *Paths) steps(e Entry, chain []pymodel.CallSite, fn pymodel.FuncRef) []p
 // per set of entry facts (chains share their upper parts). Safe for
 // concurrent use.
 func (p *Paths) analyzeWith(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
-	// What the constructors established holds on every chain.
-	if inv := p.flow.Invariants(fn); len(inv) > 0 {
+	// What the constructors established, and property aliases, hold on
+	// every chain.
+	if inv := p.flow.ClassFacts(fn); len(inv) > 0 {
 		entry = append(slices.Clip(inv), entry...)
 	}
 	if len(entry) == 0 {
