@@ -323,4 +323,30 @@ def f(self, extra):
     for k in keys:
         sink(self.t[k])
 `, "sink(self.t[k])", in("self.t", "k"), false},
+
+	// getattr with a literal name reads the attribute.
+	{"getattr None default, checked", `
+def f(info):
+    if getattr(info, "kind", None) is None:
+        raise ValueError()
+    sink(info.kind)
+`, "sink(info.kind)", notNone("info.kind"), true},
+	{"getattr, then the attribute checked", `
+def f(info):
+    if info.kind is None:
+        return
+    sink(getattr(info, "kind", None))
+`, "sink(getattr(info, \"kind\", None))", notNone("info.kind"), true},
+	{"getattr with another default is no path", `
+def f(info):
+    if getattr(info, "kind", "VRAM") is None:
+        raise ValueError()
+    sink(info.kind)
+`, "sink(info.kind)", notNone("info.kind"), false},
+	{"getattr of a computed name", `
+def f(info, name):
+    if getattr(info, name, None) is None:
+        raise ValueError()
+    sink(info.kind)
+`, "sink(info.kind)", notNone("info.kind"), false},
 }

@@ -103,3 +103,17 @@ func (ix *Index) buildAttrNames() {
 		ix.byAttr.decls, ix.byAttr.assigns, ix.byAttr.kills, ix.byAttr.through = decls, assigns, kills, through
 	})
 }
+
+// HasAttrs reports whether instances of c have every attribute in names:
+// declared or assigned in c or a project base, or a method. Duck typing
+// for a value of unknown class: the candidates for it are the classes
+// that have all the attributes code uses on it.
+func (ix *Index) HasAttrs(c ClassRef, names []string) bool {
+	for _, a := range names {
+		info := ix.Attr(c, a)
+		if len(info.Assigns) == 0 && info.Annotation == "" && !ix.LookupMethod(c, a).Func.Valid() {
+			return false
+		}
+	}
+	return true
+}

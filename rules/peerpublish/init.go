@@ -143,7 +143,7 @@ func duckMethodWrites(ix *pymodel.Index, t *syntax.Tree, fn pymodel.FuncRef, obj
 	var writes []string
 	for _, m := range ix.MethodsNamed(name) {
 		cls := pymodel.ClassRef{File: m.File, Class: ix.Func(m).Class}
-		if !hasAttrs(ix, cls, used) {
+		if !ix.HasAttrs(cls, used) {
 			continue
 		}
 		ws := ix.FuncSummary(m).SelfWrites
@@ -155,18 +155,6 @@ func duckMethodWrites(ix *pymodel.Index, t *syntax.Tree, fn pymodel.FuncRef, obj
 		}
 	}
 	return writes
-}
-
-// hasAttrs reports whether instances of c have every attribute in names:
-// declared, assigned, or a method.
-func hasAttrs(ix *pymodel.Index, c pymodel.ClassRef, names []string) bool {
-	for _, a := range names {
-		info := ix.Attr(c, a)
-		if len(info.Assigns) == 0 && info.Annotation == "" && !ix.LookupMethod(c, a).Func.Valid() {
-			return false
-		}
-	}
-	return true
 }
 
 // attrsUsedOn lists the attribute names fn's body reads or writes on obj.
