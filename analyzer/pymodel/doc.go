@@ -34,8 +34,13 @@
 // Known limits (the model prefers missing a fact to inventing one):
 //   - Names are resolved statically: no `getattr`, no assignment of
 //     functions to attributes, no decorators that replace functions.
-//   - Receiver types come from annotations and constructor calls only; an
-//     unannotated parameter or a value returned by a call is untyped.
+//   - Receiver types come from annotations and constructor calls only (an
+//     attribute a base constructor assigns from its parameter takes the
+//     most derived annotation subclasses pass down); an unannotated
+//     parameter or a value returned by a call is untyped, except for
+//     ExprClass: a classmethod that returns `cls(...)`, and an item of a
+//     dict whose items are annotated or stored only from typed values
+//     (ItemClass).
 //   - Rebinding a parameter (`p = other`) is not tracked: later uses of p
 //     still count as uses of the parameter.
 //   - Summaries follow non-virtual callees; reachability may follow

@@ -7,11 +7,6 @@ import threading
 from kvbase import BaseKVManager
 
 
-class Handles:
-    def __init__(self):
-        self.items = []
-
-
 class Peer:
     def __init__(self, name):
         self.name = name
