@@ -86,3 +86,33 @@ class PartsFatalWorker(_Worker):
                 futs.append(self.pool.submit(self._push_part, job.peer, part))
             for fut in as_completed(futs):
                 fut.result()
+
+
+class NamedFutureWorker(_Worker):
+    """The submitted function is a send entry by name; its Future is read
+    inside the per-job handler, so it fails only the job."""
+
+    pool = ThreadPoolExecutor(4)
+
+    def send_job(self, job):
+        self.agent.post(self.peer_layouts[job.peer], job.pages)
+
+    def _loop(self):
+        while True:
+            job = self.jobs.get()
+            try:
+                self.pool.submit(self.send_job, job).result()
+            except Exception as exc:
+                job.fail(str(exc))
+
+
+class NamedFutureFatalWorker(_Worker):
+    pool = ThreadPoolExecutor(4)
+
+    def send_job(self, job):
+        self.agent.post(self.peer_layouts[job.peer], job.pages)  # want: SGL004 "it ends transfer thread `NamedFutureFatalWorker._loop`"
+
+    def _loop(self):
+        while True:
+            job = self.jobs.get()
+            self.pool.submit(self.send_job, job).result()
