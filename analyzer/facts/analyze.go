@@ -94,18 +94,20 @@ type analysis struct {
 	mutInv   [][]int32 // path -> facts a mutation of it kills
 	aliasOn  [][]int32 // path -> alias facts on it
 	kills    []killInfo
-	killMemo []int32 // 2*path+op -> kill info, -1 until computed
+	killMemo []int32   // 3*path+op -> kill info, -1 until computed
+	keysOn   [][]int32 // path -> KeysOf facts about its elements (while deriving)
 
 	w       int
 	in      []uint64 // in-state of each block, w words each
 	reached []bool
 
-	// pred: for a predicate (a function or lambda that only returns one
-	// expression), the facts that hold when it returns a truthy (falsy)
-	// value; predOK says it is one.
+	// A function's returns (see predicate.go): for a lambda the facts of
+	// its body being truthy (predTrue) and falsy (predFals); for a def one
+	// entry per way it returns. predOK says ReturnFacts can be asked.
 	predOK   bool
 	predTrue []int32
 	predFals []int32
+	rets     []predReturn
 	// predOut caches ReturnFacts (falsy, truthy): asked once per call of
 	// the predicate in every caller's analysis.
 	predOnce sync.Once
@@ -180,7 +182,11 @@ func (a *analysis) intern(f Fact) (int32, bool) {
 	}
 	x := ifact{kind: f.Kind, path: p, key: noPath, other: noPath}
 	switch f.Kind {
-	case IsNone, NotNone, Truthy, Falsy:
+	case IsNone, NotNone, Truthy, Falsy, NonZero:
+	case LenOf, KeysOf:
+		if x.other, ok = a.paths.ofString(f.Other); !ok {
+			return -1, false
+		}
 	case In, NotIn, GetOf:
 		k, rest, ok := a.paths.parse(string(f.Key), true)
 		if !ok || rest != "" {
@@ -237,8 +243,13 @@ func (a *analysis) collect() {
 		}
 		for j, e := range g.Succs(cfg.BlockID(b)) {
 			a.edgeGen[int(a.edgeBase[b])+j] = int32(len(a.genFacts))
-			if reachable && e.Cond != syntax.NoNode && isCondExpr(a.t, e.Cond) {
-				a.genFacts = a.condFacts(e.Cond, e.Value, a.genFacts)
+			if reachable && e.Cond != syntax.NoNode {
+				switch {
+				case isCondExpr(a.t, e.Cond):
+					a.genFacts = a.condFacts(e.Cond, e.Value, a.genFacts)
+				case a.t.Kind(e.Cond) == syntax.CaseClause:
+					a.genFacts = a.caseFacts(e.Cond, e.Value, a.genFacts)
+				}
 			}
 		}
 	}

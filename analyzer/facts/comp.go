@@ -38,6 +38,7 @@ func (a *analysis) collectComps() {
 			case syntax.ForInClause:
 				for l := range t.FieldAll(cl, syntax.FLeft) {
 					a.bindTargets(l)
+					a.loopKeys(l, t.Field(cl, syntax.FRight), c)
 				}
 			case syntax.IfClause:
 				for _, f := range a.condFacts(t.NamedChild(cl, 0), true, nil) {

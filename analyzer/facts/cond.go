@@ -60,6 +60,11 @@ func (a *analysis) condFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
 		return a.truth(n, val, dst)
 	case syntax.Attribute, syntax.Subscript:
 		return a.truth(n, val, dst)
+	case syntax.BinaryOperator:
+		// `if len(x) // k:` true: the length is not 0.
+		if x, ok := zeroLenArg(t, n); ok && val {
+			return a.truth(x, true, dst)
+		}
 	}
 	return dst
 }
@@ -139,6 +144,13 @@ func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val
 			return a.lenFacts(x, flip(op), c, val, dst)
 		}
 	}
+	// n against an integer that the outcome rules 0 out of: n != 0 (and
+	// not None, below, when equal to it).
+	if c, ok := intLit(t, r); ok {
+		dst = a.zeroTest(l, op, c, val, dst)
+	} else if c, ok := intLit(t, l); ok {
+		dst = a.zeroTest(r, flip(op), c, val, dst)
+	}
 	switch op {
 	case syntax.KwIs, syntax.OpIsNot, syntax.OpEq, syntax.OpNe:
 		neg := op == syntax.OpIsNot || op == syntax.OpNe
@@ -162,17 +174,28 @@ func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val
 			}
 			return dst
 		}
-		p, ok := a.paths.ofNode(t, x, false)
-		if !ok {
-			return dst
-		}
 		k := NotNone
 		if val != neg {
 			k = IsNone
 		}
+		if k == NotNone {
+			dst = a.getFound(x, false, dst) // `t.get(k) is not None`: k in t
+		}
+		p, ok := a.paths.ofNode(t, x, false)
+		if !ok {
+			return dst
+		}
 		return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
 	case syntax.KwIn, syntax.OpNotIn:
-		table, ok := a.paths.ofNode(t, r, false)
+		in := val != (op == syntax.OpNotIn)
+		if in && literalMembers(t, r) {
+			// `kind in ("VRAM", "DRAM")`: kind is one of them, not None.
+			if p, ok := a.paths.ofNode(t, l, false); ok {
+				dst = a.appendFact(dst, ifact{kind: NotNone, path: p, key: noPath, other: noPath})
+			}
+			return dst
+		}
+		table, ok := a.paths.ofNode(t, keysOf(t, r), false)
 		if !ok {
 			return dst
 		}
@@ -181,7 +204,7 @@ func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val
 			return dst
 		}
 		k := NotIn
-		if val != (op == syntax.OpNotIn) {
+		if in {
 			k = In
 		}
 		return a.appendFact(dst, ifact{kind: k, path: table, key: key, other: noPath})
@@ -203,38 +226,23 @@ func flip(op syntax.Kind) syntax.Kind {
 	return op
 }
 
-// lenFacts: `len(x) op c` evaluated to val. It learns emptiness when the
-// lengths satisfying the outcome are all 0 or all positive.
+// lenFacts: `len(x) op c` evaluated to val.
 func (a *analysis) lenFacts(x syntax.NodeID, op syntax.Kind, c int64, val bool, dst []int32) []int32 {
-	holds := func(l int64) bool {
-		var r bool
-		switch op {
-		case syntax.OpEq:
-			r = l == c
-		case syntax.OpNe, syntax.OpLtGt:
-			r = l != c
-		case syntax.OpLt:
-			r = l < c
-		case syntax.OpLe:
-			r = l <= c
-		case syntax.OpGt:
-			r = l > c
-		case syntax.OpGe:
-			r = l >= c
-		default:
-			return false
-		}
-		return r == val
-	}
-	switch op {
-	case syntax.OpEq, syntax.OpNe, syntax.OpLtGt, syntax.OpLt, syntax.OpLe, syntax.OpGt, syntax.OpGe:
-	default:
+	holds := intOutcome(op, c, val)
+	if holds == nil {
 		return dst
 	}
+	return a.lenOutcome(x, holds, c, dst)
+}
+
+// lenOutcome: len(x) satisfies holds, a test against integers up to
+// maxc. It learns emptiness when the lengths satisfying it are all 0 or
+// all positive.
+func (a *analysis) lenOutcome(x syntax.NodeID, holds func(int64) bool, maxc int64, dst []int32) []int32 {
 	zero := holds(0)
-	// Lengths above max(c, 0)+1 all behave alike; check up to there.
+	// Lengths above max(maxc, 0)+1 all behave alike; check up to there.
 	pos := false
-	for l := int64(1); l <= max(c, 0)+2; l++ {
+	for l := int64(1); l <= max(maxc, 0)+2; l++ {
 		if holds(l) {
 			pos = true
 			break
@@ -329,8 +337,17 @@ func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32
 	if x, ok := lenArg(t, n); ok {
 		return a.truth(x, val, dst)
 	}
+	if x, ok := zeroLenArg(t, n); ok {
+		if val { // `int(len(x) / k)` true: the length is not 0
+			dst = a.truth(x, true, dst)
+		}
+		return dst
+	}
 	if _, args, ok := builtinCall(t, n, "bool"); ok && len(args) == 1 {
 		return a.condFacts(args[0], val, dst)
+	}
+	if val {
+		dst = a.getFound(n, true, dst) // `if t.get(k):` found k in t
 	}
 	if a.opts.CallTests != nil {
 		for _, f := range a.opts.CallTests(n, val) {
@@ -340,116 +357,6 @@ func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32
 		}
 	}
 	return dst
-}
-
-// collectPredicate: when the graph is a predicate, a function that only
-// returns one expression (after a docstring, and after plain assignments
-// to locals it then uses: `missing = k not in t; return not missing`), or
-// a lambda, the facts of that expression being truthy and falsy, for its
-// callers' conditions. The locals are read as the expressions they were
-// given: each is assigned once, by a statement that only assigns.
-func (a *analysis) collectPredicate() {
-	expr, subst := predicateExpr(a.t, a.g.Root)
-	if expr == syntax.NoNode {
-		return
-	}
-	a.predOK = true
-	a.subst = subst
-	a.predTrue = a.condFacts(expr, true, nil)
-	a.predFals = a.condFacts(expr, false, nil)
-	a.subst = nil
-}
-
-// predicateExpr is the one expression a function or lambda returns, with
-// the locals assigned before it, or NoNode when it does anything else.
-func predicateExpr(t *syntax.Tree, root syntax.NodeID) (syntax.NodeID, map[string]syntax.NodeID) {
-	switch t.Kind(root) {
-	case syntax.Lambda:
-		return t.Field(root, syntax.FBody), nil
-	case syntax.FunctionDefinition:
-	default:
-		return syntax.NoNode, nil
-	}
-	body := t.Field(root, syntax.FBody)
-	if body == syntax.NoNode {
-		return syntax.NoNode, nil
-	}
-	var stmts []syntax.NodeID
-	for s := range t.NamedChildren(body) {
-		if t.Kind(s) != syntax.Comment {
-			stmts = append(stmts, s)
-		}
-	}
-	if len(stmts) > 1 && isDocstring(t, stmts[0]) {
-		stmts = stmts[1:]
-	}
-	if len(stmts) == 0 || t.Kind(stmts[len(stmts)-1]) != syntax.ReturnStatement {
-		return syntax.NoNode, nil
-	}
-	var subst map[string]syntax.NodeID
-	for _, s := range stmts[:len(stmts)-1] {
-		name, value, ok := localAssignment(t, s)
-		if !ok {
-			return syntax.NoNode, nil
-		}
-		if _, again := subst[name]; again {
-			return syntax.NoNode, nil
-		}
-		if subst == nil {
-			subst = map[string]syntax.NodeID{}
-		}
-		subst[name] = value
-	}
-	for x := range t.NamedChildren(stmts[len(stmts)-1]) {
-		if t.Kind(x) != syntax.Comment {
-			return x, subst
-		}
-	}
-	return syntax.NoNode, nil
-}
-
-// localAssignment reads `name = value` (or `name: T = value`) as a whole
-// statement.
-func localAssignment(t *syntax.Tree, s syntax.NodeID) (string, syntax.NodeID, bool) {
-	if t.Kind(s) != syntax.ExpressionStatement {
-		return "", syntax.NoNode, false
-	}
-	e := t.NamedChild(s, 0)
-	if e == syntax.NoNode || t.Kind(e) != syntax.Assignment {
-		return "", syntax.NoNode, false
-	}
-	left, right := t.Field(e, syntax.FLeft), t.Field(e, syntax.FRight)
-	if left == syntax.NoNode || right == syntax.NoNode || t.Kind(left) != syntax.Identifier ||
-		t.Kind(t.Unparen(right)) == syntax.Assignment || !sideEffectFree(t, right) {
-		return "", syntax.NoNode, false
-	}
-	return string(t.Bytes(left)), right, true
-}
-
-// sideEffectFree: n calls nothing but len, isinstance and bool, so what a
-// local was given still holds when the predicate returns.
-func sideEffectFree(t *syntax.Tree, n syntax.NodeID) bool {
-	for i := n; i < t.SubtreeEnd(n); i++ {
-		if t.Kind(i) != syntax.Call {
-			continue
-		}
-		switch string(t.Bytes(t.Field(i, syntax.FFunction))) {
-		case "len", "isinstance", "bool":
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isDocstring(t *syntax.Tree, s syntax.NodeID) bool {
-	if t.Kind(s) != syntax.ExpressionStatement {
-		return false
-	}
-	for x := range t.NamedChildren(s) {
-		return t.Kind(x) == syntax.String || t.Kind(x) == syntax.ConcatenatedString
-	}
-	return false
 }
 
 // compactText is n's text without whitespace (class expressions).

@@ -14,6 +14,11 @@ const (
 	opRebind effOp = iota // path bound anew: its facts and those built on it die
 	opMutate              // object at path changed in place: emptiness and contents die
 	opGen                 // fact learnt
+	// opRemoveKey: a key removed from the table at path by a loop over a
+	// list of its keys, the key the loop is on (`for k in ks: del t[k]`):
+	// as opMutate, but lists of its keys keep their KeysOf facts, since the
+	// loop visits each (distinct) key once.
+	opRemoveKey
 )
 
 type effect struct {
@@ -69,6 +74,7 @@ func (a *analysis) itemEffects(n syntax.NodeID) {
 	}
 	if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.ForStatement && t.FieldOf(n) == syntax.FLeft {
 		a.bindTargets(n) // a loop's target, bound on each iteration
+		a.loopKeys(n, t.Field(p, syntax.FRight), t.Field(p, syntax.FBody))
 		return
 	}
 	if isAsTarget(t, n) {
@@ -337,10 +343,17 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 	case syntax.Integer, syntax.Float, syntax.True, syntax.False, syntax.Lambda,
 		syntax.ListComprehension, syntax.SetComprehension, syntax.DictionaryComprehension,
 		syntax.GeneratorExpression, syntax.BinaryOperator:
-		f.kind = NotNone
-		a.learn(f)
+		a.keysValue(p, v)
+		if !a.lenValue(p, v) {
+			f.kind = NotNone
+			a.learn(f)
+		}
 		return
 	case syntax.Call:
+		if a.lenValue(p, v) {
+			return
+		}
+		a.keysValue(p, v)
 		fn := t.Field(v, syntax.FFunction)
 		args := t.Field(v, syntax.FArguments)
 		if fn == syntax.NoNode || args == syntax.NoNode {
@@ -358,30 +371,19 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 			}
 		}
 		// v = table.get(key) or table.get(key, None)
-		if t.Kind(fn) == syntax.Attribute && t.TextIs(t.Field(fn, syntax.FAttribute), "get") {
-			table, ok := a.paths.ofNode(t, t.Field(fn, syntax.FObject), false)
-			if !ok {
-				return
-			}
-			key, dflt, n := syntax.NoNode, syntax.NoNode, 0
-			for c := range t.NamedChildren(args) {
-				switch n {
-				case 0:
-					key = c
-				case 1:
-					dflt = c
-				}
-				n++
-			}
-			if n == 0 || n > 2 || (dflt != syntax.NoNode && t.Kind(dflt) != syntax.None) {
-				return
-			}
-			k, ok := a.paths.ofNode(t, key, true)
-			if !ok || a.paths.dependsOn(table, p) || a.paths.dependsOn(k, p) {
-				return
-			}
-			a.learn(ifact{kind: GetOf, path: p, key: k, other: table})
+		table, key, dflt, ok := getCall(t, v)
+		if !ok || (dflt != syntax.NoNode && t.Kind(t.Unparen(dflt)) != syntax.None) {
+			return
 		}
+		tp, ok := a.paths.ofNode(t, table, false)
+		if !ok {
+			return
+		}
+		k, ok := a.paths.ofNode(t, key, true)
+		if !ok || a.paths.dependsOn(tp, p) || a.paths.dependsOn(k, p) {
+			return
+		}
+		a.learn(ifact{kind: GetOf, path: p, key: k, other: tp})
 	}
 }
 
@@ -409,7 +411,11 @@ func (a *analysis) delete(x syntax.NodeID) {
 		if !ok {
 			return
 		}
-		a.mutate(base)
+		if loopKeyRemoval(t, subscriptKey(t, x)) {
+			a.effs = append(a.effs, effect{op: opRemoveKey, path: base})
+		} else {
+			a.mutate(base)
+		}
 		if p, ok := a.paths.ofNode(t, x, false); ok {
 			a.rebind(p)
 			a.learn(ifact{kind: NotIn, path: base, key: a.paths.e[p].key, other: noPath})
@@ -492,8 +498,12 @@ func (a *analysis) callEffects(c syntax.NodeID) {
 		name = t.Field(fn, syntax.FAttribute)
 		if name != syntax.NoNode && mutators[string(t.Bytes(name))] {
 			if recv, ok := a.paths.ofNode(t, t.Field(fn, syntax.FObject), false); ok {
-				a.mutate(recv)
 				m := t.Text(name)
+				if args := t.Field(c, syntax.FArguments); m == "pop" && args != syntax.NoNode && loopKeyRemoval(t, t.NamedChild(args, 0)) {
+					a.effs = append(a.effs, effect{op: opRemoveKey, path: recv})
+				} else {
+					a.mutate(recv)
+				}
 				if fillers[m] {
 					a.learn(ifact{kind: Truthy, path: recv, key: noPath, other: noPath})
 				}

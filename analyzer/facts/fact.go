@@ -50,12 +50,16 @@ const (
 	NotInstance      // not isinstance(Path, Other)
 	Alias            // Path and Other name the same object (`Path = Other` ran)
 	GetOf            // Path = Other.get(Key) ran: Path is not None only if Key in Other
+	LenOf            // Path = f(len(Other)) ran, f(0) == 0 (`len(x) // k`): Path is non-zero only if Other is non-empty
+	NonZero          // Path != 0
+	KeysOf           // every element of Path is a key of Other (`ks = [k for k in t if ...]`)
 )
 
 var kindNames = [...]string{
 	IsNone: "IsNone", NotNone: "NotNone", Truthy: "Truthy", Falsy: "Falsy",
 	In: "In", NotIn: "NotIn", IsInstance: "IsInstance", NotInstance: "NotInstance",
-	Alias: "Alias", GetOf: "GetOf",
+	Alias: "Alias", GetOf: "GetOf", LenOf: "LenOf", NonZero: "NonZero",
+	KeysOf: "KeysOf",
 }
 
 func (k Kind) String() string {
@@ -67,7 +71,8 @@ func (k Kind) String() string {
 
 // Fact is one fact about access paths. Which fields are set depends on
 // Kind: Path always; Key for In, NotIn and GetOf; Other for IsInstance,
-// NotInstance (the class), Alias (the aliased path) and GetOf (the table).
+// NotInstance (the class), Alias (the aliased path), GetOf and KeysOf (the
+// table) and LenOf (the container measured).
 // Facts are comparable values.
 type Fact struct {
 	Kind  Kind
@@ -98,6 +103,12 @@ func (f Fact) String() string {
 		return string(f.Path) + " aliases " + string(f.Other)
 	case GetOf:
 		return string(f.Path) + " = " + string(f.Other) + ".get(" + string(f.Key) + ")"
+	case LenOf:
+		return string(f.Path) + " = f(len(" + string(f.Other) + "))"
+	case NonZero:
+		return string(f.Path) + " != 0"
+	case KeysOf:
+		return string(f.Path) + " holds keys of " + string(f.Other)
 	}
 	return f.Kind.String() + "(" + string(f.Path) + ")"
 }

@@ -15,10 +15,11 @@ type twin struct {
 }
 
 // The shapes of guards, each with a twin that must not count. The table is
-// split in two files by topic: guard placement and control flow here,
-// fact shapes (emptiness, membership, aliases, exceptions) in
-// shapes_test.go.
-var twins = append(flowTwins, shapeTwins...)
+// split in files by topic: guard placement and control flow here, fact
+// shapes (emptiness, membership, aliases, exceptions) in shapes_test.go,
+// the shapes KV managers write around tables and lengths in
+// kvshapes_test.go.
+var twins = append(append(flowTwins, shapeTwins...), kvTwins...)
 
 var flowTwins = []twin{
 	// is None / is not None, both orders, early exits.

@@ -156,6 +156,16 @@ func (pt *pathTable) ofNode(t *syntax.Tree, n syntax.NodeID, lit bool) (pathID, 
 			return noPath, false
 		}
 		return pt.attrOf(base, srcString(t.Bytes(attr)))
+	case syntax.Call:
+		obj, name, ok := getattrOf(t, n)
+		if !ok {
+			return noPath, false
+		}
+		base, ok := pt.ofNode(t, obj, false)
+		if !ok {
+			return noPath, false
+		}
+		return pt.attrOf(base, name)
 	case syntax.Subscript:
 		k := subscriptKey(t, n)
 		if k == syntax.NoNode {

@@ -17,7 +17,9 @@ type Path string
 
 // PathOf returns the access path that expression n denotes, if it is one:
 // names, attributes and subscripts by a path or a literal, through
-// parentheses. Calls, slices and other expressions are not paths.
+// parentheses; `getattr(x, "a")` and `getattr(x, "a", None)` are `x.a`
+// (the value is the attribute's whenever it exists). Other calls, slices
+// and other expressions are not paths.
 func PathOf(t *syntax.Tree, n syntax.NodeID) (Path, bool) {
 	b, ok := appendPath(nil, t, n, false)
 	return Path(b), ok
@@ -44,6 +46,16 @@ func appendPath(dst []byte, t *syntax.Tree, n syntax.NodeID, lit bool) ([]byte, 
 		}
 		dst = append(dst, '.')
 		return append(dst, t.Bytes(attr)...), true
+	case syntax.Call:
+		obj, name, ok := getattrOf(t, n)
+		if !ok {
+			return dst, false
+		}
+		if dst, ok = appendPath(dst, t, obj, false); !ok {
+			return dst, false
+		}
+		dst = append(dst, '.')
+		return append(dst, name...), true
 	case syntax.Subscript:
 		key := subscriptKey(t, n)
 		if key == syntax.NoNode {
@@ -143,4 +155,27 @@ func (p Path) IsLiteral() bool {
 	}
 	c := p[0]
 	return c == '\'' || c == '-' || (c >= '0' && c <= '9') || p == "None" || p == "True" || p == "False"
+}
+
+// getattrOf matches `getattr(obj, "name")` and `getattr(obj, "name",
+// None)` with a literal attribute name.
+func getattrOf(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, string, bool) {
+	_, args, ok := builtinCall(t, n, "getattr")
+	if !ok || len(args) < 2 || len(args) > 3 {
+		return syntax.NoNode, "", false
+	}
+	if len(args) == 3 && t.Kind(t.Unparen(args[2])) != syntax.None {
+		return syntax.NoNode, "", false
+	}
+	lit, ok := literalKey(t, t.Unparen(args[1]))
+	if !ok || len(lit) < 3 || lit[0] != '\'' {
+		return syntax.NoNode, "", false
+	}
+	name := lit[1 : len(lit)-1]
+	for i := 0; i < len(name); i++ {
+		if !isNameByte(name[i]) || i == 0 && name[i] >= '0' && name[i] <= '9' {
+			return syntax.NoNode, "", false
+		}
+	}
+	return args[0], name, true
 }

@@ -16,29 +16,23 @@ type Result struct {
 // Graph is the graph the facts were computed on.
 func (r *Result) Graph() *cfg.Graph { return r.a.g }
 
-// ReturnFacts is what holds when a predicate, a function that only
-// returns one expression (`return k in self.t`) or a lambda, returns a
-// truthy value (or a falsy one), in its own names: the facts of the
-// expression taken as a condition, with what they imply. ok is false when
-// the graph is not such a function.
+// ReturnFacts is what holds when a call of the function returns a truthy
+// value (or a falsy one), in its own names: for each way it returns, what
+// holds there with what the returned expression says when it has that
+// truth (`return k in self.t`, `return True` after a check, a lock or a
+// log call around the test), intersected; returns whose value is a
+// constant of the other truth do not count, nor does running off the end
+// (None) for truthy. Facts about a name the function rebinds (a local, a
+// parameter given another value) are left out: the caller would read them
+// about its argument. ok is false for a graph that is not a function or
+// lambda whose call returns its value (a generator, an async def), and for
+// one that never returns.
 func (r *Result) ReturnFacts(truthy bool) (fs []Fact, ok bool) {
 	a := r.a
 	if !a.predOK {
 		return nil, false
 	}
-	a.predOnce.Do(func() {
-		for i, ids := range [2][]int32{a.predFals, a.predTrue} {
-			if len(ids) == 0 {
-				continue
-			}
-			s := make([]uint64, a.w)
-			sc := &scratch{}
-			for _, id := range ids {
-				a.gen(s, id, sc)
-			}
-			a.predOut[i] = a.export(s)
-		}
-	})
+	a.predOnce.Do(a.computeReturnFacts)
 	if truthy {
 		return a.predOut[1], true
 	}
@@ -116,7 +110,7 @@ func (a *analysis) withLocal(s []uint64, n, top syntax.NodeID) []uint64 {
 // an edge out of an unreachable block it holds vacuously (true); for an
 // edge that does not exist it is false.
 func (r *Result) HoldsOnEdge(b cfg.BlockID, i int, f Fact) bool {
-	s, exists, reachable := r.edgeState(b, i)
+	s, exists, reachable := r.a.edgeState(b, i)
 	if !exists {
 		return false
 	}
@@ -130,7 +124,7 @@ func (r *Result) HoldsOnEdge(b cfg.BlockID, i int, f Fact) bool {
 // OnEdge returns the facts that hold on block b's i-th successor edge (see
 // HoldsOnEdge); nil for an edge that does not exist or cannot be taken.
 func (r *Result) OnEdge(b cfg.BlockID, i int) []Fact {
-	s, _, _ := r.edgeState(b, i)
+	s, _, _ := r.a.edgeState(b, i)
 	if s == nil {
 		return nil
 	}
@@ -139,8 +133,7 @@ func (r *Result) OnEdge(b cfg.BlockID, i int) []Fact {
 
 // edgeState computes the state on an edge the way the solver does; nil
 // when nothing is known there.
-func (r *Result) edgeState(b cfg.BlockID, i int) (s []uint64, exists, reachable bool) {
-	a := r.a
+func (a *analysis) edgeState(b cfg.BlockID, i int) (s []uint64, exists, reachable bool) {
 	if b < 0 || int(b) >= len(a.g.Blocks) {
 		return nil, false, false
 	}

@@ -549,6 +549,7 @@ def f(self, infos, x):
         return
     return any(i.peer in self.t and sink(self.t[i.peer]) for i in infos)
 `, "sink(self.t[i.peer])", Options{})
-	assert.ElementsMatch(t, []Fact{notNone("x"), in("self.t", "i.peer"), nonEmpty("self.t"), notNone("self.t")}, r.At(n))
+	assert.ElementsMatch(t, []Fact{notNone("x"), in("self.t", "i.peer"), nonEmpty("self.t"), notNone("self.t"),
+		in("infos", "i"), nonEmpty("infos"), notNone("infos")}, r.At(n), "the loop's item is in what it iterates")
 	assert.True(t, r.Holds(n, nonEmpty("self.t")), "derived from the local fact")
 }

@@ -14,6 +14,8 @@ import (
 //	k in t                => t non-empty
 //	isinstance(x, C)      => x is not None (unless C mentions None)
 //	v = t.get(k), v is not None => k in t
+//	n = f(len(x)), n != 0 or n truthy => x non-empty
+//	ks holds keys of t, k in ks => k in t
 //	k in t                => k in u, for every table u covering t (Options.KeyCovers)
 //	d aliases p, F(d)     => F(p), and back (for every F built on d)
 func (a *analysis) derive() {
@@ -36,6 +38,9 @@ func (a *analysis) derive() {
 			a.implies(id, -1, ifact{kind: NotNone, path: f.path, key: noPath, other: noPath})
 		case In:
 			a.implies(id, -1, ifact{kind: Truthy, path: f.path, key: noPath, other: noPath})
+			for _, ko := range at(a.keysOn, f.path) {
+				a.implies(ko, id, ifact{kind: In, path: a.facts[ko].other, key: f.key, other: noPath})
+			}
 			if a.opts.KeyCovers != nil {
 				for _, u := range a.opts.KeyCovers(Path(a.paths.str(f.path))) {
 					if up, ok := a.paths.ofString(u); ok && up != f.path {
@@ -50,6 +55,20 @@ func (a *analysis) derive() {
 		case GetOf:
 			if nn := a.fact(ifact{kind: NotNone, path: f.path, key: noPath, other: noPath}); nn >= 0 {
 				a.implies(id, nn, ifact{kind: In, path: f.other, key: f.key, other: noPath})
+			}
+		case KeysOf:
+			a.keysOn = appendAt(a.keysOn, f.path, id)
+			for j := 0; j < i; j++ {
+				if g := a.facts[j]; g.kind == In && g.path == f.path {
+					a.implies(id, int32(j), ifact{kind: In, path: f.other, key: g.key, other: noPath})
+				}
+			}
+		case LenOf:
+			// A number is truthy exactly when it is not zero.
+			for _, k := range [2]Kind{NonZero, Truthy} {
+				if nz := a.fact(ifact{kind: k, path: f.path, key: noPath, other: noPath}); nz >= 0 {
+					a.implies(id, nz, ifact{kind: Truthy, path: f.other, key: noPath, other: noPath})
+				}
 			}
 		case Alias:
 			if f.path == f.other {
@@ -263,7 +282,12 @@ func (a *analysis) prepareKills() {
 		switch f.kind {
 		case Truthy, Falsy, In, NotIn:
 			a.mutInv = appendAt(a.mutInv, f.path, id)
-		case GetOf:
+		case GetOf, LenOf:
+			// A mutation may remove the key, or change the length.
+			a.mutInv = appendAt(a.mutInv, f.other, id)
+		case KeysOf:
+			// New elements, or keys removed from the table.
+			a.mutInv = appendAt(a.mutInv, f.path, id)
 			a.mutInv = appendAt(a.mutInv, f.other, id)
 		}
 		// Facts about elements of a container die when it is mutated.
@@ -275,7 +299,7 @@ func (a *analysis) prepareKills() {
 		}
 	}
 	a.paths.frozen = true // for good: queries only look paths up
-	a.killMemo = make([]int32, 2*len(a.paths.e))
+	a.killMemo = make([]int32, 3*len(a.paths.e))
 	for i := range a.killMemo {
 		a.killMemo[i] = -1
 	}
@@ -287,7 +311,7 @@ func (a *analysis) prepareKills() {
 }
 
 func (a *analysis) killInfoFor(p pathID, op effOp) int32 {
-	key := 2*int(p) + int(op) // op is opRebind (0) or opMutate (1)
+	key := 3*int(p) + int(min(op, 2)) // opRebind (0), opMutate (1), opRemoveKey (as 2)
 	if id := a.killMemo[key]; id >= 0 {
 		return id
 	}
@@ -295,9 +319,16 @@ func (a *analysis) killInfoFor(p pathID, op effOp) int32 {
 	a.kills = append(a.kills, killInfo{})
 	a.killMemo[key] = id
 	var ki killInfo
-	if op == opRebind {
+	switch op {
+	case opRebind:
 		ki.facts = at(a.inv, p)
-	} else {
+	case opRemoveKey:
+		for _, f := range at(a.mutInv, p) {
+			if a.facts[f].kind != KeysOf {
+				ki.facts = append(ki.facts, f)
+			}
+		}
+	default:
 		ki.facts = at(a.mutInv, p)
 	}
 	// Through an alias d ~ q, changing d.x (or mutating d) changes q.x (q).

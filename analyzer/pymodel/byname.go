@@ -12,6 +12,8 @@ type attrNames struct {
 	once    sync.Once
 	decls   map[string][]ClassRef
 	assigns map[string][]UseRef
+	kills   map[string][]UseRef // assignments, deletions, emptying mutations
+	through map[string][]UseRef // every use of `root.a.name` (an attribute of another object)
 }
 
 // AttrDeclarers returns the project classes that declare attribute name
@@ -32,10 +34,29 @@ func (ix *Index) AttrAssigns(name string) []UseRef {
 	return ix.byAttr.assigns[name]
 }
 
+// AttrKills returns every recorded use that may leave an attribute called
+// name empty or None, whatever its receiver: assignments, deletions and
+// emptying mutations (`x.name.clear()`, `del x.name[k]`). In file and use
+// order.
+func (ix *Index) AttrKills(name string) []UseRef {
+	ix.buildAttrNames()
+	return ix.byAttr.kills[name]
+}
+
+// AttrUsesThrough returns every recorded use of an attribute called name
+// of an object reached through another attribute (`self.kv_mgr.name`,
+// `p.a.name`), whatever its kind. In file and use order.
+func (ix *Index) AttrUsesThrough(name string) []UseRef {
+	ix.buildAttrNames()
+	return ix.byAttr.through[name]
+}
+
 func (ix *Index) buildAttrNames() {
 	ix.byAttr.once.Do(func() {
 		decls := map[string][]ClassRef{}
 		assigns := map[string][]UseRef{}
+		kills := map[string][]UseRef{}
+		through := map[string][]UseRef{}
 		for fi := range ix.Files {
 			s := ix.Files[fi].Summary
 			for ci := range s.Classes {
@@ -64,13 +85,35 @@ func (ix *Index) buildAttrNames() {
 			}
 			for ui := range s.Uses {
 				u := &s.Uses[ui]
-				if u.Kind != Assign || u.Path == "" {
+				if u.Path == "" {
 					continue
 				}
 				n := u.Path[strings.LastIndexByte(u.Path, '.')+1:]
-				assigns[n] = append(assigns[n], UseRef{int32(fi), int32(ui)})
+				if u.Kind == Assign {
+					assigns[n] = append(assigns[n], UseRef{int32(fi), int32(ui)})
+				}
+				if isKill(u) {
+					kills[n] = append(kills[n], UseRef{int32(fi), int32(ui)})
+				}
+				if strings.ContainsRune(u.Path, '.') {
+					through[n] = append(through[n], UseRef{int32(fi), int32(ui)})
+				}
 			}
 		}
-		ix.byAttr.decls, ix.byAttr.assigns = decls, assigns
+		ix.byAttr.decls, ix.byAttr.assigns, ix.byAttr.kills, ix.byAttr.through = decls, assigns, kills, through
 	})
+}
+
+// HasAttrs reports whether instances of c have every attribute in names:
+// declared or assigned in c or a project base, or a method. Duck typing
+// for a value of unknown class: the candidates for it are the classes
+// that have all the attributes code uses on it.
+func (ix *Index) HasAttrs(c ClassRef, names []string) bool {
+	for _, a := range names {
+		info := ix.Attr(c, a)
+		if len(info.Assigns) == 0 && info.Annotation == "" && !ix.LookupMethod(c, a).Func.Valid() {
+			return false
+		}
+	}
+	return true
 }

@@ -457,7 +457,10 @@ func (ix *Index) selfOf(file, fn int32) (string, int32) {
 // constructor or annotated with a class, a module variable likewise; then
 // each attribute through the annotations and constructor assignments of
 // the classes met (`task.sender` with `task: Chunk` and `sender: Sender`
-// in Chunk). Anything else gives false.
+// in Chunk). An attribute a base constructor assigns from its parameter
+// takes the most derived annotation of the value its subclasses'
+// constructors pass down (`super().__init__(mgr)` with `mgr:
+// MooncakeKVManager`, see ctorArgType). Anything else gives false.
 func (ix *Index) TypeOf(file, fn int32, dotted string) (ClassRef, bool) {
 	return ix.typeOf(file, fn, dotted, 0)
 }
@@ -566,7 +569,18 @@ func (ix *Index) attrType(c ClassRef, name string, depth int) (ClassRef, bool) {
 				r, ok = sym.Class, true
 			}
 		case ValueName:
-			r, ok = ix.typeOf(site.Use.File, u.Func, u.Ref, depth+1)
+			// A constructor's parameter: the type its subclasses' constructors
+			// pass down, for instances of c.
+			if fn := (FuncRef{site.Use.File, u.Func}); ix.Func(fn).Name == "__init__" {
+				for pi, p := range ix.Func(fn).Params {
+					if p.Name == u.Ref {
+						r, ok = ix.ctorArgType(c, fn, pi)
+					}
+				}
+			}
+			if !ok {
+				r, ok = ix.typeOf(site.Use.File, u.Func, u.Ref, depth+1)
+			}
 		}
 		if !ok {
 			continue

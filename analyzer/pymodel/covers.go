@@ -207,21 +207,29 @@ func (fl *Flow) addedKey(file int32, n syntax.NodeID, op UseOp) (string, bool) {
 	return "", false
 }
 
-// keyCovers is facts.Options.KeyCovers for function fn: the covers of its
-// self's class, in fn's names.
+// keyCovers is facts.Options.KeyCovers for function fn: the covers of the
+// class holding the table, self's (`self.socks`) or that of a typed
+// attribute on the way (`self.kv_mgr.socks`), in fn's names.
 func (fl *Flow) keyCovers(fn FuncRef) func(facts.Path) []facts.Path {
 	self, c := fl.ix.SelfOf(fn)
 	if self == "" || !c.Valid() {
 		return nil
 	}
 	return func(table facts.Path) []facts.Path {
-		attr, ok := strings.CutPrefix(string(table), self+".")
-		if !ok || strings.ContainsAny(attr, ".[") {
+		rest, ok := strings.CutPrefix(string(table), self+".")
+		if !ok || strings.ContainsRune(rest, '[') {
 			return nil
 		}
+		owner, attr, prefix := c, rest, self
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+			if owner, attr, ok = fl.ix.OwnerOf(fn, string(table)); !ok {
+				return nil
+			}
+			prefix = self + "." + rest[:i]
+		}
 		var out []facts.Path
-		for _, t := range fl.covers(c)[attr] {
-			out = append(out, facts.Path(self+"."+t))
+		for _, t := range fl.covers(owner)[attr] {
+			out = append(out, facts.Path(prefix+"."+t))
 		}
 		return out
 	}

@@ -25,14 +25,22 @@
 // a function's facts count what its callees guarantee when they return
 // (post-facts, e.g. "self.descs is non-empty after self._check()") and
 // what they may empty or rebind; Guards adds, over a reachability set, the
-// facts every caller established before the call (entry facts). UseGuards
-// and Checks turn them into per-use answers and per-function checks.
+// facts every caller established before the call (entry facts), the facts
+// the constructors established for the object's whole life (Invariants)
+// and the aliases a `@property` getter that returns an attribute of self
+// makes (PropertyAliases; both are ClassFacts). UseGuards and Checks turn them into per-use answers and
+// per-function checks.
 //
 // Known limits (the model prefers missing a fact to inventing one):
 //   - Names are resolved statically: no `getattr`, no assignment of
 //     functions to attributes, no decorators that replace functions.
-//   - Receiver types come from annotations and constructor calls only; an
-//     unannotated parameter or a value returned by a call is untyped.
+//   - Receiver types come from annotations and constructor calls only (an
+//     attribute a base constructor assigns from its parameter takes the
+//     most derived annotation subclasses pass down); an unannotated
+//     parameter or a value returned by a call is untyped, except for
+//     ExprClass: a classmethod that returns `cls(...)`, and an item of a
+//     dict whose items are annotated or stored only from typed values
+//     (ItemClass).
 //   - Rebinding a parameter (`p = other`) is not tracked: later uses of p
 //     still count as uses of the parameter.
 //   - Summaries follow non-virtual callees; reachability may follow

@@ -41,6 +41,8 @@ type Flow struct {
 	funcs   [][]funcFlow
 
 	coverMemos sync.Map // ClassRef -> *coverMemo (see covers.go)
+	invMemos   sync.Map // ClassRef -> *invariantMemo (see invariants.go)
+	getters    sync.Map // FuncRef -> *getterMemo (see properties.go)
 }
 
 // funcFlow is the flow state of one function; written only by the
@@ -226,7 +228,7 @@ func (fl *Flow) CallKills(fn FuncRef) func(call syntax.NodeID) []facts.Path {
 }
 
 // exportPost keeps the exit facts a caller can use: those whose paths (and
-// keys) start at fn's self or parameters. Alias and .get facts are local.
+// keys) start at fn's self or parameters. Alias, .get, length and key-list facts are local.
 func (fl *Flow) exportPost(fn FuncRef, exit []facts.Fact) []facts.Fact {
 	f := fl.ix.Func(fn)
 	self, _ := fl.ix.selfOf(fn.File, fn.Func)
@@ -248,7 +250,7 @@ func (fl *Flow) exportPost(fn FuncRef, exit []facts.Fact) []facts.Fact {
 	var out []facts.Fact
 	for _, x := range exit {
 		switch x.Kind {
-		case facts.Alias, facts.GetOf:
+		case facts.Alias, facts.GetOf, facts.LenOf, facts.KeysOf:
 			continue
 		}
 		if visible(x.Path) && visible(x.Key) {
@@ -336,7 +338,7 @@ func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool)
 // the longest binding.
 func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool) []facts.Fact {
 	switch f.Kind {
-	case facts.Alias, facts.GetOf:
+	case facts.Alias, facts.GetOf, facts.LenOf, facts.KeysOf:
 		return dst
 	}
 	k, ok := translatePath(f.Key, bs, toCaller)
@@ -364,7 +366,7 @@ func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool)
 // ToCallee rewrites facts that hold in the caller at site into the names
 // of callee cal (receiver to self, path arguments to parameters): what the
 // call passes on. Facts about anything else (locals, other attributes of
-// the caller) are dropped, as are aliases and .get facts.
+// the caller) are dropped, as are alias, .get, length and key-list facts.
 func (fl *Flow) ToCallee(site CallSite, cal Callee, fs []facts.Fact) []facts.Fact {
 	return fl.translateAll(site, cal, fs, false)
 }

@@ -1,6 +1,8 @@
 package pymodel
 
 import (
+	"slices"
+
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -32,8 +34,17 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	g := &Guards{fl: fl, entry: map[FuncRef][]facts.Fact{}, results: map[FuncRef]*facts.Result{}}
 	order := r.Funcs()
 	dirty := map[FuncRef]bool{}
+	// What the constructors established holds on entry to every function
+	// they cannot reach, starts included, and properties alias what their
+	// getters return (see ClassFacts).
+	inv := map[FuncRef][]facts.Fact{}
 	for _, fn := range order {
 		dirty[fn] = true
+		if fs := fl.ClassFacts(fn); len(fs) > 0 {
+			sortFacts(fs)
+			inv[fn] = fs
+			g.entry[fn] = fs
+		}
 	}
 	for round := 0; round < maxGuardRounds; round++ {
 		g.analyze(order, dirty)
@@ -42,7 +53,7 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 			if r.IsStart(fn) {
 				continue
 			}
-			next := g.entryFrom(r, fn)
+			next := unionFacts(inv[fn], g.entryFrom(r, fn))
 			if !sameFacts(next, g.entry[fn]) {
 				g.entry[fn] = next
 				dirty[fn] = true
@@ -122,6 +133,21 @@ func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
 		}
 	}
 	return acc
+}
+
+// unionFacts merges two sorted fact lists.
+func unionFacts(a, b []facts.Fact) []facts.Fact {
+	if len(a) == 0 {
+		return b
+	}
+	out := slices.Clone(a)
+	for _, y := range b {
+		if !slices.Contains(out, y) {
+			out = append(out, y)
+		}
+	}
+	sortFacts(out)
+	return out
 }
 
 // intersectFacts keeps the facts of a that are in b (both sorted).
@@ -300,7 +326,7 @@ func (fl *Flow) Checks(fn FuncRef, res *facts.Result) []Check {
 		}
 		was := res.At(before)
 		for _, x := range res.At(next) {
-			if x.Kind == facts.Alias || x.Kind == facts.GetOf {
+			if x.Kind == facts.Alias || x.Kind == facts.GetOf || x.Kind == facts.LenOf || x.Kind == facts.KeysOf {
 				continue
 			}
 			if !containsFact(was, x) {

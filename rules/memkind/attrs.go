@@ -2,42 +2,61 @@ package memkind
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/reaching"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
 // attrMayNone: `obj.name` may be None when the attribute is declared
-// Optional, or assigned None, in obj's class or its bases. When obj's
-// class is unknown (a value read from an untyped table, as nixl's
-// `dst_info`), the attribute is looked up by name across the project's
-// classes and trusted only if every class declaring that name agrees it
-// may be None; one class declaring it plainly is enough to stay silent.
+// Optional, or assigned None, in obj's class or its bases. obj's class is
+// taken from annotations and constructors, and from what a local was
+// bound to (an item of a table whose items have a known class, as nixl's
+// `dst_info = self.decode_kv_args_table[name]`). When it is unknown, the
+// attribute is looked up by name across the project's classes that have
+// every attribute the function reads on obj (duck typing: a class without
+// them cannot be obj's), and trusted only if all of them agree it may be
+// None; one declaring it plainly is enough to stay silent.
 func (c *checker) attrMayNone(fl *flow, n syntax.NodeID) *origin {
 	t := fl.tree
 	obj, an := t.Field(n, syntax.FObject), t.Field(n, syntax.FAttribute)
 	if obj == syntax.NoNode || an == syntax.NoNode {
 		return nil
 	}
-	attr := t.Text(an)
+	return c.attrOfMayNone(fl, obj, t.Text(an))
+}
+
+func (c *checker) attrOfMayNone(fl *flow, obj syntax.NodeID, attr string) *origin {
+	t := fl.tree
 	fn := fl.fn
-	if p, ok := facts.PathOf(t, obj); ok && !strings.ContainsRune(string(p), '[') {
-		if cls, typed := c.ix.TypeOf(fn.File, fn.Func, string(p)); typed {
-			if !c.ix.Attr(cls, attr).Optional {
-				return nil
-			}
-			return c.attrOrigin(attr, []pymodel.ClassRef{cls}, false)
+	if cls, typed := c.classOf(fl, obj); typed {
+		if !c.ix.Attr(cls, attr).Optional {
+			return nil
 		}
+		return c.attrOrigin(attr, []pymodel.ClassRef{cls}, false)
+	}
+	p, isPath := facts.PathOf(t, obj)
+	if isPath && !strings.ContainsRune(string(p), '[') {
 		switch c.ix.Resolve(fn.File, fn.Func, string(p)).Kind {
 		case pymodel.SymNone, pymodel.SymVar:
 		default:
 			return nil // a module, a class, a function: not an instance
 		}
 	}
-	decls := c.ix.AttrDeclarers(attr)
+	used := []string{attr}
+	if isPath {
+		used = attrsReadOn(t, c.ix.Func(fn).Def, p, attr)
+	}
+	var decls []pymodel.ClassRef
+	for _, d := range c.ix.AttrDeclarers(attr) {
+		if c.ix.HasAttrs(d, used) {
+			decls = append(decls, d)
+		}
+	}
 	if len(decls) == 0 {
 		return nil
 	}
@@ -47,6 +66,69 @@ func (c *checker) attrMayNone(fl *flow, n syntax.NodeID) *origin {
 		}
 	}
 	return c.attrOrigin(attr, decls, true)
+}
+
+// classOf is the project class of the value of expression obj in fl's
+// function, when known: from the engine (pymodel Flow.ExprClass), or for a
+// local, from every binding of it that reaches obj.
+func (c *checker) classOf(fl *flow, obj syntax.NodeID) (pymodel.ClassRef, bool) {
+	pf := c.pass.Project.Flow
+	if pf == nil {
+		if p, ok := facts.PathOf(fl.tree, obj); ok && !strings.ContainsRune(string(p), '[') {
+			return c.ix.TypeOf(fl.fn.File, fl.fn.Func, string(p))
+		}
+		return pymodel.NoClass, false
+	}
+	if cls, ok := pf.ExprClass(fl.fn, obj); ok {
+		return cls, true
+	}
+	t := fl.tree
+	obj = t.Unparen(obj)
+	if t.Kind(obj) != syntax.Identifier {
+		return pymodel.NoClass, false
+	}
+	found := pymodel.NoClass
+	for _, d := range fl.defs.Reaching(obj, t.Text(obj)) {
+		def := fl.defs.Def(d)
+		if def.Kind != reaching.Assign || def.Value == syntax.NoNode {
+			return pymodel.NoClass, false
+		}
+		cls, ok := pf.ExprClass(fl.fn, def.Value)
+		if !ok || found.Valid() && found != cls {
+			return pymodel.NoClass, false
+		}
+		found = cls
+	}
+	return found, found.Valid()
+}
+
+// attrsReadOn lists attr and the other attributes the function def reads
+// on path p (`p.x`), in its own scope.
+func attrsReadOn(t *syntax.Tree, def syntax.NodeID, p facts.Path, attr string) []string {
+	out := []string{attr}
+	body := t.Field(def, syntax.FBody)
+	if body == syntax.NoNode {
+		return out
+	}
+	end := t.SubtreeEnd(body)
+	for n := body; n < end; n++ {
+		switch t.Kind(n) {
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			n = t.SubtreeEnd(n) - 1
+			continue
+		case syntax.Attribute:
+		default:
+			continue
+		}
+		q, ok := facts.PathOf(t, t.Field(n, syntax.FObject))
+		if !ok || q != p {
+			continue
+		}
+		if name := t.Text(t.Field(n, syntax.FAttribute)); !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // attrOrigin describes where attribute attr of classes is declared

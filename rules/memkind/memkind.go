@@ -143,7 +143,9 @@ func (c *checker) flowOf(fn pymodel.FuncRef) *flow {
 	var g *cfg.Graph
 	var fr *facts.Result
 	if pf := c.pass.Project.Flow; pf != nil {
-		g, fr = pf.Graph(fn), pf.Facts(fn)
+		// With what the constructors established and property aliases
+		// (pymodel ClassFacts).
+		g, fr = pf.Graph(fn), pf.Analyze(fn, pf.ClassFacts(fn))
 	} else if def := c.ix.Func(fn).Def; t != nil && def >= 0 && int(def) < t.Len() {
 		g = cfg.New(t, def)
 		fr = facts.Analyze(t, g, facts.Options{})

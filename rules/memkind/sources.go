@@ -2,6 +2,7 @@ package memkind
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
@@ -180,6 +181,9 @@ func (c *checker) callMayNone(fl *flow, n syntax.NodeID) *origin {
 	if !ok {
 		return nil
 	}
+	if o, ok := c.getattrMayNone(fl, site, n); ok {
+		return o
+	}
 	if cal, known := c.staticCallee(site); known {
 		f := c.ix.Func(cal.Func)
 		var why string
@@ -222,4 +226,42 @@ func (c *checker) callMayNone(fl *flow, n syntax.NodeID) *origin {
 
 func condWhy(t *syntax.Tree, n syntax.NodeID) string {
 	return fmt.Sprintf("the conditional expression on line %d has a None arm", t.Start(n).Line)
+}
+
+// getattrMayNone: `getattr(obj, "name", None)` is None when obj has no
+// such attribute, and `getattr(obj, "name")` is the attribute; ok is false
+// for any other call.
+func (c *checker) getattrMayNone(fl *flow, site pymodel.CallSite, n syntax.NodeID) (*origin, bool) {
+	t := fl.tree
+	call := c.ix.Call(site)
+	if call.Kind != pymodel.RefName || call.Name != "getattr" {
+		return nil, false
+	}
+	args := c.ix.Args(site)
+	if len(args) < 2 || len(args) > 3 {
+		return nil, false
+	}
+	for _, a := range args {
+		if a.Keyword != "" || a.Star != 0 {
+			return nil, false
+		}
+	}
+	if len(args) == 3 {
+		if t.Kind(t.Unparen(args[2].At.Node)) != syntax.None {
+			return nil, true // another default: whatever it is
+		}
+		return &origin{
+			why:     "getattr with a None default returns None when the attribute is missing",
+			related: []analyzer.Related{c.relatedNode(fl, n, "may return None")},
+		}, true
+	}
+	name := t.Unparen(args[1].At.Node)
+	if t.Kind(name) != syntax.String {
+		return nil, true
+	}
+	s := strings.Trim(t.Text(name), `"'`)
+	if s == "" || strings.ContainsAny(s, " .[{") {
+		return nil, true
+	}
+	return c.attrOfMayNone(fl, args[0].At.Node, s), true
 }

@@ -29,7 +29,9 @@ type leak struct {
 // send paths, or nil when every way out fails only the current request
 // (or an exclusion fact holds on the way).
 func leakOf(paths *sendpath.Paths, fn pymodel.FuncRef, sub syntax.NodeID, table, key facts.Path) *leak {
-	if e, ok := paths.EntryOf(fn); ok && e.Outermost {
+	// An executor task whose Future is read goes on through its joins
+	// (Escapes); any other outermost entry is judged here.
+	if e, ok := paths.EntryOf(fn); ok && e.Outermost && len(paths.Joins(fn)) == 0 {
 		if l := direct(paths, e, sub); l != nil {
 			return l
 		}

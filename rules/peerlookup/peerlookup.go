@@ -115,6 +115,8 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, fn pymodel.FuncRef, sub 
 		fate = fmt.Sprintf("the handler at line %d catches it only after leaving the request loop, so transfer thread `%s` returns and every request queued on it stalls", l.outsideLoop.Line, entryName)
 	case l.entry.Kind == sendpath.Thread:
 		fate = fmt.Sprintf("no handler catches it, so it ends transfer thread `%s` and every request queued on it stalls", entryName)
+	case l.entry.Kind == sendpath.Executor:
+		fate = fmt.Sprintf("executor task `%s` keeps it in the Future `submit` returned, which no send path reads (`.result()`), so the request is never failed", entryName)
 	case l.reraise != nil:
 		fate = fmt.Sprintf("the handler at line %d raises again, so the error escapes %s `%s` into code outside the send path instead of failing this request", l.reraise.Line, l.entry.Kind, entryName)
 	default:
@@ -186,7 +188,7 @@ func chainRelated(paths *sendpath.Paths, chain []pymodel.Step) []analyzer.Relate
 		}
 		at := ix.Call(st.Site).At
 		out = append(out, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
-			Message: fmt.Sprintf("calls `%s`", paths.ShortName(st.Func))})
+			Message: paths.StepMessage(st)})
 	}
 	return out
 }

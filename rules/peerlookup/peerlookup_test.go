@@ -63,6 +63,20 @@ func TestMessagesAndRelated(t *testing.T) {
 	assert.Contains(t, related(d), "nested.py:54 this handler raises again")
 }
 
+// An executor task's error surfaces where its Future is read: the message
+// names the thread that reads it, and the related locations the read.
+func TestFutureMessages(t *testing.T) {
+	ds := runOn(t, nil)
+	d := analysistest.At(ds, "futures.py", 32)
+	require.NotNil(t, d)
+	assert.Contains(t, d.Message, "no handler catches it, so it ends transfer thread `FutureFatalWorker._loop`")
+	assert.NotContains(t, d.Message, "thread `FutureFatalWorker._push`", "the submitted function is no thread")
+	assert.Contains(t, related(d), "futures.py:39 reads the Future of `FutureFatalWorker._push`, which raises its error again here")
+	d = analysistest.At(ds, "futures.py", 46)
+	require.NotNil(t, d)
+	assert.Contains(t, d.Message, "executor task `FutureDroppedWorker._push` keeps it in the Future `submit` returned")
+}
+
 // The kv-scope entry patterns apply: without name patterns only thread
 // targets start send paths, so the scheduler-side entries go quiet.
 func TestOptions(t *testing.T) {
@@ -76,8 +90,10 @@ func TestOptions(t *testing.T) {
 	all := lines(runOn(t, nil))
 	assert.Contains(t, all, "lookups.py:19")
 	threadsOnly := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: []string{}}))
-	assert.Equal(t, []string{"nested.py:33", "nested.py:61", "workers.py:23", "workers.py:33", "workers.py:65"}, threadsOnly)
+	assert.Equal(t, []string{"asserts.py:22", "futures.py:32", "futures.py:46", "futures.py:79", "futures.py:113",
+		"nested.py:33", "nested.py:61", "receivers.py:25", "receivers.py:46",
+		"workers.py:23", "workers.py:33", "workers.py:65"}, threadsOnly)
 	withEntry := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}))
 	assert.Contains(t, withEntry, "lookups.py:19")
-	assert.Len(t, withEntry, 6)
+	assert.Len(t, withEntry, 13)
 }

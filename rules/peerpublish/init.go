@@ -15,6 +15,7 @@ type store struct {
 	node  syntax.NodeID // the assignment
 	table string        // T
 	obj   string        // obj
+	self  string        // the name of self where it is made
 }
 
 // storeOf reads the store a MutSetItem use of `self.T` belongs to; false
@@ -34,7 +35,13 @@ func storeOf(t *syntax.Tree, u *pymodel.AttrUse, self string) (store, bool) {
 	if v == syntax.NoNode || t.Kind(v) != syntax.Identifier || t.TextIs(v, self) {
 		return store{}, false
 	}
-	return store{node: asg, table: u.Path, obj: t.Text(v)}, true
+	return store{node: asg, table: u.Path, obj: t.Text(v), self: self}, true
+}
+
+// fillMethods put something into a container in place.
+var fillMethods = map[string]bool{
+	"append": true, "appendleft": true, "extend": true, "extendleft": true, "insert": true,
+	"add": true, "update": true, "setdefault": true, "__setitem__": true,
 }
 
 // step is something a function does that initialises an object further:
@@ -103,7 +110,19 @@ func callStep(ix *pymodel.Index, t *syntax.Tree, site pymodel.CallSite, fn pymod
 			}
 		}
 	}
-	if resolved || call.Kind != pymodel.RefAttr || call.Recv != obj {
+	if resolved || call.Kind != pymodel.RefAttr {
+		return step{}, false
+	}
+	// A container on the object filled in place: `obj.handles.append(h)`,
+	// `obj.segments.update(s)`.
+	if rest, ok := under(call.Recv, obj); ok && fillMethods[call.Name] {
+		what := "`" + callText + "` still fills it"
+		if rest != "" {
+			what = fmt.Sprintf("`%s` still fills `%s`", callText, rest)
+		}
+		return step{node: call.At.Node, what: what}, true
+	}
+	if call.Recv != obj {
 		return step{}, false
 	}
 	// obj's class is unknown: the project methods of that name whose class
@@ -124,7 +143,7 @@ func duckMethodWrites(ix *pymodel.Index, t *syntax.Tree, fn pymodel.FuncRef, obj
 	var writes []string
 	for _, m := range ix.MethodsNamed(name) {
 		cls := pymodel.ClassRef{File: m.File, Class: ix.Func(m).Class}
-		if !hasAttrs(ix, cls, used) {
+		if !ix.HasAttrs(cls, used) {
 			continue
 		}
 		ws := ix.FuncSummary(m).SelfWrites
@@ -136,18 +155,6 @@ func duckMethodWrites(ix *pymodel.Index, t *syntax.Tree, fn pymodel.FuncRef, obj
 		}
 	}
 	return writes
-}
-
-// hasAttrs reports whether instances of c have every attribute in names:
-// declared, assigned, or a method.
-func hasAttrs(ix *pymodel.Index, c pymodel.ClassRef, names []string) bool {
-	for _, a := range names {
-		info := ix.Attr(c, a)
-		if len(info.Assigns) == 0 && info.Annotation == "" && !ix.LookupMethod(c, a).Func.Valid() {
-			return false
-		}
-	}
-	return true
 }
 
 // attrsUsedOn lists the attribute names fn's body reads or writes on obj.

@@ -41,7 +41,7 @@ func run(pass *analyzer.Pass) error {
 		return nil
 	}
 	var paths *sendpath.Paths // built on the first store into a table
-	graphs := map[syntax.NodeID]*cfg.Graph{}
+	views := map[syntax.NodeID]*fnView{}
 	// FileUses finds the table from the index alone: the tree is parsed
 	// again only for a store into one.
 	for tu := range peertable.New(ix).FileUses(f.Model, pymodel.Mutate, pymodel.MutSetItem) {
@@ -58,21 +58,13 @@ func run(pass *analyzer.Pass) error {
 			continue
 		}
 		def := ix.Func(fn).Def
-		steps := initSteps(ix, f.Tree(), fn, def, st.obj)
-		if len(steps) == 0 {
-			continue
+		v := views[def]
+		if v == nil {
+			v = &fnView{ix: ix, t: f.Tree(), fn: fn, def: def, g: cfg.New(f.Tree(), def)}
+			views[def] = v
 		}
-		g := graphs[def]
-		if g == nil {
-			g = cfg.New(f.Tree(), def)
-			graphs[def] = g
-		}
-		for _, s := range steps {
-			if s.node == st.node || !reachesAfter(g, st.node, s.node, st.obj) {
-				continue
-			}
+		if s, ok := lateStep(v, st); ok {
 			report(pass, paths, st, s, reader)
-			break
 		}
 	}
 	return nil

@@ -8,7 +8,9 @@
 //     whose missing keys raise: `{}`, `dict()`, `OrderedDict()`. A
 //     `defaultdict(...)` never raises on a subscript and an attribute that
 //     is sometimes something else is not understood, so neither is a table;
-//   - some method writes it by key: `self.T[k] = v` or `self.T.setdefault(k, v)`.
+//   - some method writes it by key: `self.T[k] = v` or `self.T.setdefault(k, v)`,
+//     or does so through an attribute holding such an object (a receiver's
+//     `self.kv_mgr.T[k] = v`, see pymodel.Index.OwnerOf).
 //
 // Whether send paths read the table is the rules' business (rules/sendpath).
 package peertable
@@ -65,18 +67,22 @@ func (f *Finder) Lookup(c pymodel.ClassRef, attr string) *Table {
 	return t
 }
 
-// SelfUse is a use of a peer table through self in one function.
+// SelfUse is a use of a peer table through self in one function: of
+// self's own table (`self.peers`), or of one held by an object self
+// refers to (`self.kv_mgr.peers`, see pymodel.Index.OwnerOf).
 type SelfUse struct {
 	Use   *pymodel.AttrUse
 	Func  pymodel.FuncRef  // the function holding the use
 	Self  string           // the name of its self
-	Class pymodel.ClassRef // self's class
+	Class pymodel.ClassRef // the class whose table it is
 	Table *Table
 }
 
-// FileUses yields, in summary order, the uses in file of self attributes
-// of the given kind and op whose attribute is a peer table of self's
-// class. It reads only the index: rules decide when to parse the tree.
+// FileUses yields, in summary order, the uses in file of self attribute
+// paths of the given kind and op whose last attribute is a peer table of
+// the class that holds it (self's class, or the class of a typed
+// attribute on the way). It reads only the index: rules decide when to
+// parse the tree.
 func (f *Finder) FileUses(file int32, kind pymodel.UseKind, op pymodel.UseOp) iter.Seq[SelfUse] {
 	return func(yield func(SelfUse) bool) {
 		sum := f.ix.Summary(file)
@@ -85,12 +91,19 @@ func (f *Finder) FileUses(file int32, kind pymodel.UseKind, op pymodel.UseOp) it
 			if !u.Self || u.Kind != kind || u.Op != op || u.Func < 0 {
 				continue
 			}
+			var ok bool
 			fn := pymodel.FuncRef{File: file, Func: u.Func}
 			self, cls := f.ix.SelfOf(fn)
 			if !cls.Valid() {
 				continue
 			}
-			tab := f.Lookup(cls, u.Path)
+			attr := u.Path
+			if strings.ContainsRune(attr, '.') {
+				if cls, attr, ok = f.ix.OwnerOf(fn, self+"."+u.Path); !ok {
+					continue
+				}
+			}
+			tab := f.Lookup(cls, attr)
 			if tab == nil {
 				continue
 			}
@@ -129,6 +142,39 @@ func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 				t.Writes = append(t.Writes, u)
 			}
 		}
+	}
+	// Uses through other objects that hold one of the family (a sender's
+	// `self.kv_mgr.table[k] = v`): the object's class, or a base of it
+	// (the sender may be typed with the common manager class).
+	holders := map[pymodel.ClassRef]bool{}
+	for _, member := range family(ix, c) {
+		for _, b := range ix.MRO(member) {
+			if !b.External() {
+				holders[b.Class] = true
+			}
+		}
+	}
+	for _, u := range ix.AttrUsesThrough(attr) {
+		use := ix.Use(u)
+		if seenUse[u] || !use.Self || use.Func < 0 {
+			continue
+		}
+		fn := pymodel.FuncRef{File: u.File, Func: use.Func}
+		self, _ := ix.SelfOf(fn)
+		owner, name, ok := ix.OwnerOf(fn, self+"."+use.Path)
+		if !ok || name != attr || !holders[owner] {
+			continue
+		}
+		seenUse[u] = true
+		switch {
+		case use.Kind == pymodel.Assign:
+			if use.Value != pymodel.ValueEmptyDict || isDefaultDict(use.Ref) {
+				return nil // sometimes something else
+			}
+		case use.Kind == pymodel.Mutate && (use.Op == pymodel.MutSetItem || use.Op == pymodel.MutSetdefault):
+			t.Writes = append(t.Writes, u)
+		}
+		t.Uses = append(t.Uses, u)
 	}
 	if len(t.Inits) == 0 || len(t.Writes) == 0 {
 		return nil

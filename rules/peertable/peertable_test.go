@@ -156,3 +156,44 @@ func TestFileUses(t *testing.T) {
 	}
 	assert.Equal(t, 1, n)
 }
+
+// A table its own class never writes, filled by a receiver through the
+// manager it holds, is a table; a non-dict assigned through the holder
+// makes it none.
+func TestWritesThroughHolder(t *testing.T) {
+	ix := index(t, map[string]string{"pkg/m.py": `
+class Manager:
+    def __init__(self):
+        self.expected = {}
+        self.shared = {}
+
+    def read(self, room):
+        return self.expected[room], self.shared[room]
+
+class Receiver:
+    def __init__(self, mgr: Manager, room):
+        self.kv_mgr = mgr
+        self.kv_mgr.expected[room] = 1
+        self.kv_mgr.shared[room] = 2
+
+    def reset(self):
+        self.kv_mgr.shared = load()
+`})
+	mgr, ok := ix.ClassByName("pkg.m.Manager")
+	require.True(t, ok)
+	f := New(ix)
+	tab := f.Lookup(mgr, "expected")
+	require.NotNil(t, tab)
+	assert.Len(t, tab.Writes, 1)
+	assert.Len(t, tab.Uses, 3, "its creation, the manager's read and the receiver's store")
+	assert.Nil(t, f.Lookup(mgr, "shared"), "rebound to something else through the holder")
+
+	recv, ok := ix.FuncByName("pkg.m.Receiver.__init__")
+	require.True(t, ok)
+	var found []string
+	for su := range f.FileUses(recv.File, pymodel.Mutate, pymodel.MutSetItem) {
+		found = append(found, su.Self+"."+su.Use.Path)
+		assert.Equal(t, mgr, su.Class)
+	}
+	assert.Equal(t, []string{"self.kv_mgr.expected"}, found)
+}

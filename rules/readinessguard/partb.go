@@ -87,15 +87,17 @@ func (ck *checker) emptyStateRaises() []emptyRaise {
 		if self == "" {
 			continue
 		}
-		var attrs []string
+		// The states the class uses: its own, and those of objects it
+		// holds in typed attributes (`self.kv_mgr.kv_mem_descs`).
+		lookup := ck.lookup(fn, c, self)
+		var cands []stateCand
 		for _, p := range ix.SelfPaths(c) {
-			if !strings.ContainsAny(p, ".[") {
-				if _, ok := ck.state(c, p); ok {
-					attrs = append(attrs, p)
-				}
+			sp := facts.Path(self + "." + p)
+			if _, owner, ok := lookup(sp); ok {
+				cands = append(cands, stateCand{sp, owner})
 			}
 		}
-		if len(attrs) == 0 {
+		if len(cands) == 0 {
 			continue
 		}
 		s := ix.Summary(fn.File)
@@ -105,18 +107,17 @@ func (ck *checker) emptyStateRaises() []emptyRaise {
 			if rs.Type == "" || !r.Reachable(n) {
 				continue
 			}
-			for _, a := range attrs {
-				sp := facts.Path(self + "." + a)
-				if ex, ok := ck.raisesWhenEmpty(r, n, sp, self); ok {
+			for _, sc := range cands {
+				if ex, ok := ck.raisesWhenEmpty(r, n, sc.path, sc.owner); ok {
 					out = append(out, emptyRaise{
 						site:  sendpath.RaiseSite{Func: fn, Node: n, Exc: rs.Type, Message: rs.Message, Excluded: ex},
-						state: sp,
+						state: sc.path,
 					})
 					break
 				}
 			}
 		}
-		out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, self, attrs)...)
+		out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, self, cands)...)
 	}
 	return out
 }
@@ -131,10 +132,16 @@ func raisesIn(s *pymodel.Summary, fn int32) []int {
 	return out
 }
 
+// stateCand is a registration state a function may check: its path, and
+// the path of the object holding it.
+type stateCand struct {
+	path, owner facts.Path
+}
+
 // raisesWhenEmpty: at n the state (or a member of its group) is known
 // empty or None. It returns the facts that rule the raise out.
-func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp facts.Path, self string) ([]facts.Fact, bool) {
-	members := append([]facts.Path{sp}, ck.opts.group(sp, self)...)
+func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp, owner facts.Path) ([]facts.Fact, bool) {
+	members := append([]facts.Path{sp}, ck.opts.group(sp, string(owner))...)
 	hit := false
 	for _, m := range members {
 		if r.Holds(n, facts.Fact{Kind: facts.Falsy, Path: m}) || r.Holds(n, facts.Fact{Kind: facts.IsNone, Path: m}) {
@@ -154,7 +161,7 @@ func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp facts.Pa
 
 // emptyStateAsserts: `assert self.descs`, `assert len(descs) > 0`,
 // `assert self.plan is not None` (directly or through an alias).
-func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, self string, attrs []string) []emptyRaise {
+func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, self string, cands []stateCand) []emptyRaise {
 	def := ck.ix.Func(fn).Def
 	body := t.Field(def, syntax.FBody)
 	if body == syntax.NoNode {
@@ -179,15 +186,15 @@ func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *fact
 		if !ok {
 			continue
 		}
-		states := func(a string) (state, bool) {
-			for _, x := range attrs {
-				if x == a {
-					return state{Attr: a}, true
+		states := func(p facts.Path) (state, facts.Path, bool) {
+			for _, sc := range cands {
+				if sc.path == p {
+					return state{}, sc.owner, true
 				}
 			}
-			return state{}, false
+			return state{}, "", false
 		}
-		sp, _, ok := stateBehind(p, n, r, self, states)
+		sp, _, owner, ok := stateBehind(p, n, r, states)
 		if !ok {
 			continue
 		}
@@ -196,7 +203,7 @@ func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *fact
 			msg = strings.Trim(t.Text(m), `"'`)
 		}
 		var ex []facts.Fact
-		for _, m := range append([]facts.Path{sp}, ck.opts.group(sp, self)...) {
+		for _, m := range append([]facts.Path{sp}, ck.opts.group(sp, string(owner))...) {
 			ex = append(ex, facts.NonEmptyFact(m))
 		}
 		out = append(out, emptyRaise{
@@ -262,9 +269,12 @@ func (ck *checker) escapeMessage(er emptyRaise, e sendpath.Escape) string {
 	fmt.Fprintf(&b, "`%s` calls into a send path where `%s` raises %s when `%s` is empty (no KV buffers registered on this rank); ",
 		entry, g, raise, er.state)
 	b.WriteString("nothing checks it before this call or catches the error for just this request, so ")
-	if e.Entry.Kind == sendpath.Thread || e.Entry.Kind == sendpath.Executor {
+	switch e.Entry.Kind {
+	case sendpath.Thread:
 		fmt.Fprintf(&b, "the %s ends the transfer thread `%s` and every request it serves", er.site.Exc, entry)
-	} else {
+	case sendpath.Executor:
+		fmt.Fprintf(&b, "executor task `%s` keeps the %s in the Future `submit` returned, which no send path reads (`.result()`), so the request is never failed", entry, er.site.Exc)
+	default:
 		fmt.Fprintf(&b, "the %s leaves `%s` for its caller (the scheduler) instead of skipping the KV send", er.site.Exc, entry)
 	}
 	fmt.Fprintf(&b, ". Check `%s` here and skip the KV send", er.state)
@@ -293,7 +303,7 @@ func (ck *checker) escapeRelated(er emptyRaise, e sendpath.Escape) []analyzer.Re
 		}
 		at := ix.Call(st.Site).At
 		out = append(out, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
-			Message: fmt.Sprintf("calls `%s`", ix.Func(st.Func).QualName)})
+			Message: ck.paths.StepMessage(st)})
 	}
 	if f := ck.paths.File(er.site.Func.File); f != nil {
 		pos := f.Tree().Start(er.site.Node)

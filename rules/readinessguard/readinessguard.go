@@ -205,16 +205,42 @@ func (ck *checker) checkUses(pass *analyzer.Pass, fn pymodel.FuncRef) {
 	}
 	self := sendpath.SelfName(ix, fn)
 	t := pass.File.Tree()
-	states := func(attr string) (state, bool) { return ck.state(c, attr) }
-	reported := map[string]bool{}
-	for _, u := range findUses(t, ix.Func(fn).Def, r, self, states) {
-		if reported[u.State.Attr] || guarded(r, u, ck.opts.group(u.StatePath, self)) {
+	reported := map[facts.Path]bool{}
+	def := ix.Func(fn).Def
+	for _, u := range findUses(t, def, r, self, ck.lookup(fn, c, self)) {
+		if reported[u.StatePath] {
 			continue
 		}
-		reported[u.State.Attr] = true
+		group := ck.opts.group(u.StatePath, string(u.Owner))
+		if guarded(r, u, group) ||
+			u.Named != "" && halvedNameGuarded(t, def, r, u, u.Named, append([]facts.Path{u.Path, u.StatePath}, group...)) {
+			continue
+		}
+		reported[u.StatePath] = true
 		related := ck.paths.ChainRelated(fn)
 		related = append(related, ck.stateRelated(u.State)...)
 		pass.ReportNode(u.Node, ck.useMessage(fn, c, u, self), related...)
+	}
+}
+
+// lookup is the stateLookup of function fn, whose self (named self) is an
+// instance of c.
+func (ck *checker) lookup(fn pymodel.FuncRef, c pymodel.ClassRef, self string) stateLookup {
+	return func(p facts.Path) (state, facts.Path, bool) {
+		rest, ok := strings.CutPrefix(string(p), self+".")
+		if !ok || rest == "" || strings.ContainsRune(rest, '[') {
+			return state{}, "", false
+		}
+		if !strings.ContainsRune(rest, '.') {
+			st, ok := ck.state(c, rest)
+			return st, facts.Path(self), ok
+		}
+		owner, attr, ok := ck.ix.OwnerOf(fn, string(p))
+		if !ok {
+			return state{}, "", false
+		}
+		st, ok := ck.state(owner, attr)
+		return st, p[:len(p)-len(attr)-1], ok
 	}
 }
 
@@ -259,8 +285,10 @@ func (ck *checker) useMessage(fn pymodel.FuncRef, c pymodel.ClassRef, u use, sel
 	}
 	b.WriteString(consequence(u))
 	b.WriteString(". Check it first and skip the KV send")
-	if g := ck.guardExample(c, u.State.Attr, fn); g != "" {
-		b.WriteString(g)
+	if u.Owner == facts.Path(self) {
+		if g := ck.guardExample(c, u.State.Attr, fn); g != "" {
+			b.WriteString(g)
+		}
 	}
 	fmt.Fprintf(&b, " (record %s)", RecordID)
 	return b.String()

@@ -75,9 +75,12 @@ func TestEntryPatternsAreConfigurable(t *testing.T) {
 		return analysistest.Findings(t, fixtures, analysistest.WithSection(sendpath.Section, opts), Rule)
 	}
 	ds := run()
-	// Only thread targets remain: the worker's (b) finding.
-	require.Len(t, ds, 1)
-	assert.Equal(t, "worker_handlers.py", ds[0].Path)
+	// Only thread and executor targets remain: the workers' (b) findings,
+	// and the use in the worker a constructor starts before its check.
+	require.Len(t, ds, 3)
+	assert.Equal(t, "DetachedWorker._move_detached", ds[0].Function)
+	assert.Equal(t, "EagerWorkerManager._pump", ds[1].Function)
+	assert.Equal(t, "worker_handlers.py", ds[2].Path)
 
 	opts.Entries = []string{"ShardSender.send_last_shard"}
 	ds = run()

@@ -26,7 +26,11 @@ type use struct {
 	Path      facts.Path    // as written there
 	StatePath facts.Path    // self.<attr> in the function's names
 	State     state
+	Owner     facts.Path // the object holding the state: self, or `self.kv_mgr`
 	Kind      useKind
+	// Named is the name a divided length is bound to (`layers = len(x) //
+	// 2`): where it is read is where the zero does harm (see halve.go).
+	Named string
 }
 
 // iterCalls wrap an iterable without changing what a loop over it does.
@@ -91,6 +95,14 @@ func useContext(t *syntax.Tree, n syntax.NodeID) useKind {
 	return 0
 }
 
+// lenCall is the len(...) call whose argument is n.
+func lenCall(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for t.Kind(t.Parent(n)) == syntax.ParenthesizedExpression {
+		n = t.Parent(n)
+	}
+	return t.Parent(t.Parent(n))
+}
+
 // divides: useDiv when call is the right operand of /, // or %, useHalve
 // when it is the left one.
 func divides(t *syntax.Tree, call syntax.NodeID) useKind {
@@ -112,11 +124,16 @@ func divides(t *syntax.Tree, call syntax.NodeID) useKind {
 	return 0
 }
 
+// stateLookup says which registration state an attribute path under self
+// names, its own (`self.kv_mem_descs`) or that of an object it holds in a
+// typed attribute (`self.kv_mgr.kv_mem_descs`), and the path of the object
+// holding it (`self`, `self.kv_mgr`).
+type stateLookup func(p facts.Path) (st state, owner facts.Path, ok bool)
+
 // findUses lists, in source order, the uses of registration state in the
-// function whose definition is def: through `self.<attr>` or a local
-// alias of it (the facts say which names alias it where). states says
-// whether an attribute of the function's self class is state.
-func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, states func(attr string) (state, bool)) []use {
+// function whose definition is def: through a path to it or a local alias
+// of it (the facts say which names alias it where).
+func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, states stateLookup) []use {
 	body := t.Field(def, syntax.FBody)
 	if body == syntax.NoNode || self == "" {
 		return nil
@@ -140,24 +157,32 @@ func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, s
 		if !ok {
 			continue
 		}
-		sp, st, ok := stateBehind(p, n, r, self, states)
+		sp, st, owner, ok := stateBehind(p, n, r, states)
 		if !ok || (k == useReturn || k == useDiv || k == useHalve) && st.Kind != emptyList {
 			continue
 		}
-		out = append(out, use{Node: n, Path: p, StatePath: sp, State: st, Kind: k})
+		named := ""
+		if k == useHalve {
+			top := arithmeticTop(t, lenCall(t, n))
+			if zeroTested(t, top) {
+				continue // `if len(x) // k == 0:` is a check
+			}
+			named = namedBy(t, top)
+		}
+		out = append(out, use{Node: n, Path: p, StatePath: sp, State: st, Owner: owner, Kind: k, Named: named})
 	}
 	return out
 }
 
 // stateBehind: the registration state path p names at n, directly
-// (`self.descs`) or as an alias holding there (`local = self.descs`).
-func stateBehind(p facts.Path, n syntax.NodeID, r *facts.Result, self string, states func(string) (state, bool)) (facts.Path, state, bool) {
-	if attr, ok := selfAttr(p, self); ok {
-		st, ok := states(attr)
-		return p, st, ok
+// (`self.descs`) or as an alias holding there (`local = self.descs`, or a
+// property that returns it).
+func stateBehind(p facts.Path, n syntax.NodeID, r *facts.Result, states stateLookup) (facts.Path, state, facts.Path, bool) {
+	if st, owner, ok := states(p); ok {
+		return p, st, owner, true
 	}
-	if r == nil || strings.HasPrefix(string(p), self+".") {
-		return "", state{}, false
+	if r == nil {
+		return "", state{}, "", false
 	}
 	for _, f := range r.At(n) {
 		if f.Kind != facts.Alias {
@@ -170,13 +195,11 @@ func stateBehind(p facts.Path, n syntax.NodeID, r *facts.Result, self string, st
 			}
 			other = f.Path
 		}
-		if attr, ok := selfAttr(other, self); ok {
-			if st, ok := states(attr); ok {
-				return other, st, true
-			}
+		if st, owner, ok := states(other); ok {
+			return other, st, owner, true
 		}
 	}
-	return "", state{}, false
+	return "", state{}, "", false
 }
 
 // selfAttr: p is `<self>.<attr>` with a single attribute.

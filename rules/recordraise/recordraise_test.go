@@ -104,7 +104,7 @@ func TestDedicatedRuleWins(t *testing.T) {
 		}
 		return out
 	}
-	want := []string{"record_shape.py:46", "worker_handlers.py:53"}
+	want := []string{"executor.py:41", "record_shape.py:46", "worker_handlers.py:53"}
 	assert.Equal(t, want, places(alone, "SGL010"))
 	assert.Empty(t, places(both, "SGL010"), "SGL001 reports both places for the same record")
 	assert.Subset(t, places(both, "SGL001"), want)

@@ -125,7 +125,7 @@ func (p *Paths) Escapes(r RaiseSite) []Escape {
 // returns false; a path visits each function once. fn itself, if it is an
 // outermost entry, comes first with an empty path.
 func (p *Paths) walkUp(fn pymodel.FuncRef, yield func([]pymodel.CallSite, Entry) bool) {
-	if e, ok := p.EntryOf(fn); ok && e.Outermost {
+	if e, ok := p.terminal(fn); ok {
 		if !yield(nil, e) {
 			return
 		}
@@ -142,13 +142,13 @@ func (p *Paths) walkUp(fn pymodel.FuncRef, yield func([]pymodel.CallSite, Entry)
 		if len(q.chain) >= maxChainCalls {
 			continue
 		}
-		for _, site := range p.SendCallers(q.top) {
+		for _, site := range p.upSites(q.top) {
 			caller := pymodel.FuncRef{File: site.File, Func: p.ix.Call(site).Func}
 			if slices.Contains(q.funcs, caller) {
 				continue
 			}
 			chain := append([]pymodel.CallSite{site}, q.chain...)
-			if e, ok := p.EntryOf(caller); ok && e.Outermost {
+			if e, ok := p.terminal(caller); ok {
 				if !yield(chain, e) {
 					return
 				}
@@ -158,6 +158,23 @@ func (p *Paths) walkUp(fn pymodel.FuncRef, yield func([]pymodel.CallSite, Entry)
 			queue = append(queue, partial{top: caller, funcs: funcs, chain: chain})
 		}
 	}
+}
+
+// terminal reports an outermost entry where an exception leaves the send
+// paths: not an executor task whose Future a send path reads (its
+// exceptions go on from the joins).
+func (p *Paths) terminal(fn pymodel.FuncRef) (Entry, bool) {
+	e, ok := p.EntryOf(fn)
+	return e, ok && e.Outermost && len(p.joins[fn]) == 0
+}
+
+// upSites are the calls an exception raised in fn goes on to: its
+// send-path callers, or for a joined executor task its joins.
+func (p *Paths) upSites(fn pymodel.FuncRef) []pymodel.CallSite {
+	if j := p.joins[fn]; len(j) > 0 {
+		return j
+	}
+	return p.SendCallers(fn)
 }
 
 // chainEscapes carries the facts down chain (entry's call first) to r.
@@ -223,6 +240,11 @@ func (p *Paths) steps(e Entry, chain []pymodel.CallSite, fn pymodel.FuncRef) []p
 // per set of entry facts (chains share their upper parts). Safe for
 // concurrent use.
 func (p *Paths) analyzeWith(fn pymodel.FuncRef, entry []facts.Fact) *facts.Result {
+	// What the constructors established, and property aliases, hold on
+	// every chain.
+	if inv := p.flow.ClassFacts(fn); len(inv) > 0 {
+		entry = append(slices.Clip(inv), entry...)
+	}
 	if len(entry) == 0 {
 		return p.flow.Analyze(fn, nil)
 	}

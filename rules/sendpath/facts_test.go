@@ -172,7 +172,8 @@ func TestEntryFactsThroughTypedReceiverAndArguments(t *testing.T) {
 	e, ok := p.EntryOf(fn(p, "Manager.add_transfer_request"))
 	require.True(t, ok)
 	assert.True(t, e.Outermost)
-	assert.Empty(t, p.EntryFacts(e.Func))
+	assert.Equal(t, []facts.Fact{facts.NotNoneFact("self.descs")}, p.EntryFacts(e.Func),
+		"nothing from callers; only what the constructor established and nothing undoes")
 
 	// Configured as an entry, Sender.send reaches the request entry through
 	// a typed receiver: self.kv_mgr.descs becomes self.descs, and the key

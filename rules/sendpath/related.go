@@ -35,7 +35,7 @@ func (p *Paths) ChainRelated(fn pymodel.FuncRef) []analyzer.Related {
 		}
 		at := p.ix.Call(st.Site).At
 		out = append(out, analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
-			Message: fmt.Sprintf("calls `%s`", p.ShortName(st.Func))})
+			Message: p.StepMessage(st)})
 	}
 	return out
 }

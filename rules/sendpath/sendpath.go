@@ -135,6 +135,7 @@ type Paths struct {
 	scope   *Scope
 	flow    *pymodel.Flow // see facts.go
 	guards  *pymodel.Guards
+	joins   map[pymodel.FuncRef][]pymodel.CallSite // see future.go
 
 	// Analyses under the entry facts of one call chain (see Escapes).
 	pushMu sync.Mutex
@@ -211,6 +212,7 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 		}
 	}
 	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
+	p.computeJoins()
 	p.computeFacts(cfg.WaitCalls)
 	return p
 }

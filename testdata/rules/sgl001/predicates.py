@@ -1,6 +1,7 @@
-"""A check written as a predicate method: one that only returns its test
-(perhaps naming it first) counts like the test written inline; one that
-does more is not read."""
+"""A check written as a predicate method counts like the test written
+inline: one that returns its test (perhaps naming it first, or measuring
+the length), holds a lock or logs around it, or returns constants after
+it. One whose returns disagree is no check."""
 from kvbase import BaseKVManager
 
 class PredicateSender(BaseKVManager):
@@ -25,6 +26,22 @@ class PredicateSender(BaseKVManager):
     def _has_kv_in_steps(self):
         registered = len(self.kv_mem_descs)
         return registered > 0
+
+    def _has_kv_locked(self):
+        with self.engine.lock:
+            self.engine.trace("checking registered buffers")
+            return bool(self.kv_mem_descs)
+
+    def _kv_missing_branchy(self):
+        if not self.kv_mem_descs:
+            self.engine.trace("nothing registered")
+            return True
+        return False
+
+    def _has_kv_or_forced(self):
+        if self.kv_mem_descs:
+            return True
+        return self.engine.force_send
 
     def send_if_has(self, pages):
         if not self._has_kv():
@@ -53,5 +70,20 @@ class PredicateSender(BaseKVManager):
 
     def send_in_steps(self, pages):
         if not self._has_kv_in_steps():
+            return []
+        return self.engine.write(self.kv_mem_descs[0], pages)
+
+    def send_if_has_locked(self, pages):
+        if not self._has_kv_locked():
+            return []
+        return self.engine.write(self.kv_mem_descs[0], pages)
+
+    def send_unless_missing_branchy(self, pages):
+        if self._kv_missing_branchy():
+            return []
+        return self.engine.write(self.kv_mem_descs[0], pages)
+
+    def send_if_has_or_forced(self, pages):
+        if not self._has_kv_or_forced():
             return []
         return self.engine.write(self.kv_mem_descs[0], pages)  # want: SGL001 "may be empty"

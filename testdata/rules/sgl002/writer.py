@@ -128,6 +128,18 @@ class KindWriter(KindDefaults):
             kind = self.device_kind
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
 
+    def _send_override_validated(self, job):
+        kind = self.kind_overrides.get(job.peer)
+        if kind not in ("VRAM", "DRAM"):
+            raise ValueError("unknown memory kind %r" % kind)
+        return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)
+
+    def _send_override_noted(self, job):
+        kind = self.kind_overrides.get(job.peer)
+        if kind not in ("VRAM", "DRAM"):
+            job.note("unusual memory kind %r" % kind)
+        return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=kind)  # want: SGL002 "may be None"
+
     def _send_host(self, job):
         return self.send_kvcache(job.peer, job.pages, [], 0, dst_mem_kind=self.host_kind)  # want: SGL002 "may be None"
 

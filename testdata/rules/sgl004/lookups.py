@@ -79,6 +79,16 @@ class LookupSender(PeerTables):
             return True
         return False
 
+    def _has_layout_locked(self, peer):
+        with self.agent.lock:
+            self.agent.trace("looking up %s" % peer)
+            return peer in self.peer_layouts
+
+    def _has_layout_or_lenient(self, peer):
+        if peer in self.peer_layouts:
+            return True
+        return self.agent.lenient
+
     def send_after_predicate(self, peer, pages):
         if not self._has_layout(peer):
             return self._fail(peer)
@@ -96,6 +106,68 @@ class LookupSender(PeerTables):
 
     def send_after_branchy_predicate(self, peer, pages):
         if not self._has_layout_branchy(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_locked_predicate(self, peer, pages):
+        if not self._has_layout_locked(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_lenient_predicate(self, peer, pages):
+        if not self._has_layout_or_lenient(peer):
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+
+    def send_after_get_check(self, peers, pages):
+        # The .get() result is tested, not bound: the key was found.
+        for peer in peers:
+            if self.peer_layouts.get(peer) is None:
+                continue
+            self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_after_get_logged(self, peer, pages):
+        if self.peer_layouts.get(peer) is None:
+            self.agent.trace("peer %s not registered yet" % peer)
+        return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+
+    def send_if_get_found(self, peer, pages):
+        if self.peer_layouts.get(peer) is not None:
+            return self.agent.post(self.peer_layouts[peer], pages)
+        return self._fail(peer)
+
+    def send_if_get_defaulted(self, peer, pages):
+        if self.peer_layouts.get(peer, self.agent.fallback) is not None:
+            return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+        return self._fail(peer)
+
+    def send_to_every_peer(self, pages):
+        # Keys read from the table itself are in it.
+        for peer in list(self.peer_layouts):
+            self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_to_every_prepared_peer(self, pages):
+        for peer in list(self.prepared):
+            self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
+
+    def send_to_stale_peers(self, pages):
+        for peer, layout in self.peer_layouts.items():
+            if layout.stale:
+                self.agent.refresh(self.peer_layouts[peer])
+
+    def send_to_stale_peers_after_drop(self, pages):
+        for peer, layout in list(self.peer_layouts.items()):
+            if layout.stale:
+                self.agent.refresh(self.peer_layouts[peer])  # want: SGL004 "KeyError"
+                self.peer_layouts.pop(layout.successor, None)
+
+    def send_if_in_keys(self, peer, pages):
+        if peer not in self.peer_layouts.keys():
+            return self._fail(peer)
+        return self.agent.post(self.peer_layouts[peer], pages)
+
+    def send_if_in_other_keys(self, peer, pages):
+        if peer not in self.prepared.keys():
             return self._fail(peer)
         return self.agent.post(self.peer_layouts[peer], pages)  # want: SGL004 "KeyError"
 

@@ -202,6 +202,16 @@ class HelperChecks:
             return False
         return True
 
+    def _ready_logged(self, info):
+        with self.lock:
+            log.debug("checking %s", info)
+            return info.dest_kind is not None
+
+    def _ready_or_lenient(self, info):
+        if info.dest_kind is None:
+            return self.lenient
+        return True
+
     def raising_helper(self, peer):
         info = self.peers[peer]
         self._require_kind(info)
@@ -222,8 +232,22 @@ class HelperChecks:
         return transport.post(peer, dst_mem_kind=info.dest_kind)
 
     def predicate_branchy(self, peer):
-        # One with several returns is not understood.
+        # Several returns of constants after the test count too.
         info = self.peers[peer]
         if not self._ready_branchy(info):
+            return None
+        return transport.post(peer, dst_mem_kind=info.dest_kind)
+
+    def predicate_logged(self, peer):
+        # A lock and a log call around the returned test.
+        info = self.peers[peer]
+        if not self._ready_logged(info):
+            return None
+        return transport.post(peer, dst_mem_kind=info.dest_kind)
+
+    def predicate_lenient(self, peer):
+        # Its returns disagree: the unchecked one may be truthy.
+        info = self.peers[peer]
+        if not self._ready_or_lenient(info):
             return None
         return transport.post(peer, dst_mem_kind=info.dest_kind)  # want: SGL002

@@ -1,0 +1,2 @@
+class BaseKVSender:
+    """What every sender derives from."""
