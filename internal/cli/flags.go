@@ -20,6 +20,9 @@ Usage:
                                   sites each matches under PATH (--sites:
                                   list them; --format json)
   sglint version                  print the version
+  sglint server [--no-cache] [-j N]
+                                  run the language server on standard input
+                                  and output, for editors (docs/editors.md)
 
 Directories are searched for *.py files; files named explicitly are always
 checked; - reads one file from standard input.
