@@ -159,7 +159,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		RuleOptions: st.cfg.RuleOptions, SectionOptions: st.cfg.SectionOptions, Records: st.records, Cache: store})
 	ls := p.session.LoadStats()
 	s.logf(MessageInfo, "loaded %s: %d files (%d from the cache, %d parsed) in %.0f ms", id, ls.Files, ls.Cached, ls.Parsed,
-		float64(time.Since(start).Microseconds())/1000)
+		ms(time.Since(start)))
 	for _, pr := range p.session.LoadProblems() {
 		typ := MessageLog // a context file nobody asked about
 		if pr.Internal {
