@@ -167,6 +167,21 @@ func TestSettingsReloadWhenTheirFileChanges(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\n[tool.sglint.per-file-ignores]\n\"pkg/conn.py\" = [\"SGL004\"]\n"})
 	settingsChanged()
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+
+	// A client that does not watch files: the settings file saved in the
+	// editor. SGL100 turned on reports the noqa that suppresses nothing,
+	// tagged Unnecessary.
+	settings := pathURI(filepath.Join(dir, "pyproject.toml"))
+	c.notify("textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: settings, LanguageID: "toml", Version: 1, Text: ""}})
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-select = [\"SGL100\"]\n"})
+	c.notify("textDocument/didSave", DidSaveTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: settings}})
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	c.change(conn, 2, insertAt(0, 0, "import os  # noqa: SGL002\n"))
+	got := c.diagnostics(conn, 2).Diagnostics
+	require.Equal(t, []string{"SGL100", "SGL004"}, codes(got))
+	assert.Equal(t, []int{TagUnnecessary}, got[0].Tags)
+	assert.Equal(t, SeverityWarning, got[0].Severity)
+	assert.Nil(t, got[1].Tags)
 }
 
 func TestFilesChangedOnDisk(t *testing.T) {
