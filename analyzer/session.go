@@ -35,6 +35,7 @@ type Session struct {
 
 	project      *Project // the linked project; nil once a file changed
 	indexProblem *Problem
+	lastIndex    *pymodel.Index // the last index linked, whose per-file parts the next one reuses
 	loadStats    *Stats
 }
 
@@ -325,7 +326,8 @@ func (s *Session) link() {
 	}
 	s.indexProblem = nil
 	if len(s.r.global) > 0 {
-		p.Index, s.indexProblem = buildIndex(p.Files)
+		p.Index, s.indexProblem = buildIndexFrom(p.Files, s.lastIndex)
+		s.lastIndex = p.Index
 		p.byModel = make([]*File, len(p.Index.Files))
 		for _, f := range p.Files {
 			if f.Summary != nil && f.Model >= 0 && int(f.Model) < len(p.byModel) {
