@@ -135,8 +135,9 @@ func (s *Server) pass() {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // projectOf returns the project of the open document at path, loading it
-// the first time; nil if its settings do not load and none were loaded
-// before (the error is shown once).
+// the first time (with the default settings, and the error shown once, if
+// its settings do not load); nil if the settings file cannot even be
+// found (a pyproject.toml on the way that is not TOML).
 func (s *Server) projectOf(path string, docs map[string]document) *project {
 	w := s.w
 	if p := w.docProj[path]; p != nil {
