@@ -106,10 +106,10 @@ type project struct {
 // display is the path the session knows a file by: relative to the root
 // with forward slashes, as `sglint .` run from the root shows it.
 func (p *project) display(abs string) string {
-	rel, err := filepath.Rel(p.id.root, abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if !p.under(abs) {
 		return filepath.ToSlash(abs)
 	}
+	rel, _ := filepath.Rel(p.id.root, abs)
 	return filepath.ToSlash(rel)
 }
 
