@@ -59,6 +59,9 @@ type runCache struct {
 	config  []byte // hash of the rule selection, options and records
 	records []byte // hash of the records
 	rules   map[string]*Rule
+	// readOnly: records are read, never buffered for writing (a store
+	// opened read-only, or a Session).
+	readOnly bool
 
 	models, summaries, findings, trees bundleSet
 	// scans holds each file's pre-scan with its stamp (demand.go).
@@ -288,7 +291,7 @@ func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*R
 	if store == nil {
 		return nil
 	}
-	rc := &runCache{store: store, root: root, rules: map[string]*Rule{}}
+	rc := &runCache{store: store, root: root, rules: map[string]*Rule{}, readOnly: store.ReadOnly()}
 	var recHash []byte
 	if recs.Len() > 0 {
 		b, err := json.Marshal(recs.Records)
@@ -388,6 +391,9 @@ func (rc *runCache) loadFindings(f *File, ws *workerStats) *findingsEntry {
 
 // saveModel records f's model and summary.
 func (rc *runCache) saveModel(f *File, set *noqa.Set, sites []records.Site, ws *workerStats) {
+	if rc.readOnly {
+		return
+	}
 	t0 := time.Now()
 	defer func() { ws.cacheWrite += time.Since(t0) }()
 	e := modelEntry{Content: f.hash}
@@ -425,10 +431,16 @@ func (rc *runCache) packedTree(f *File) []byte {
 // saveTree records f's packed tree (not copied: packed bytes are never
 // modified).
 func (rc *runCache) saveTree(f *File, packed []byte) {
+	if rc.readOnly {
+		return
+	}
 	rc.trees.putEntry(bundleEntry{Abs: f.Abs, Content: f.hash, Data: packed})
 }
 
 func (rc *runCache) saveFindings(f *File, e *findingsEntry, ws *workerStats) {
+	if rc.readOnly {
+		return
+	}
 	t0 := time.Now()
 	defer func() { ws.cacheWrite += time.Since(t0) }()
 	if out, err := cache.Marshal(ws.buf[:0], e); err == nil {

@@ -543,7 +543,11 @@ func moduleOf(root string, f *File) (string, bool) {
 // buildIndex links the summaries of all loaded files, in input order (so
 // the index does not depend on scheduling). If linking panics, the run
 // goes on with an empty index and an internal problem.
-func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
+func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) { return buildIndexFrom(files, nil) }
+
+// buildIndexFrom is buildIndex reusing what prev derived from the files
+// that did not change (pymodel.NewIndexFrom); prev may be nil.
+func buildIndexFrom(files []*File, prev *pymodel.Index) (ix *pymodel.Index, prob *Problem) {
 	var srcs []pymodel.SourceFile
 	for _, f := range files {
 		if f.Summary == nil {
@@ -562,7 +566,7 @@ func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) {
 				Message: fmt.Sprintf("project index panicked: %v\n%s", v, debug.Stack())}
 		}
 	}()
-	return pymodel.NewIndex(srcs), nil
+	return pymodel.NewIndexFrom(srcs, prev), nil
 }
 
 // newFlow gives the facts layer the trees of the loaded files, rebuilt

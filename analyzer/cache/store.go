@@ -58,8 +58,9 @@ func (k Key) String() string { return hex.EncodeToString(k[:]) }
 // Store is a cache directory for one engine. It is safe for concurrent use
 // by goroutines and by processes.
 type Store struct {
-	root string // the cache directory (.sglint_cache)
-	dir  string // root/v<format>-<engine>
+	root     string // the cache directory (.sglint_cache)
+	dir      string // root/v<format>-<engine>
+	readOnly bool   // see OpenReadOnly
 }
 
 // staleAfter is how long the directory of another engine is kept.
@@ -87,6 +88,31 @@ func Open(root, engine string) (*Store, error) {
 	s.prune(now)
 	return s, nil
 }
+
+// ErrReadOnly is what Put returns on a store opened with OpenReadOnly.
+var ErrReadOnly = errors.New("cache: read-only store")
+
+// OpenReadOnly returns the store of engine under root for a reader that
+// must write nothing (the language server): nothing is created, marked or
+// pruned, and Put fails with ErrReadOnly. It is an error when the engine's
+// directory does not exist (no run of this build wrote a cache there).
+func OpenReadOnly(root, engine string) (*Store, error) {
+	if engine == "" || strings.ContainsAny(engine, `/\`) {
+		return nil, fmt.Errorf("cache: bad engine id %q", engine)
+	}
+	s := &Store{root: root, dir: filepath.Join(root, fmt.Sprintf("v%d-%s", formatVersion, engine)), readOnly: true}
+	info, err := os.Stat(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("cache: %s is not a directory", s.dir)
+	}
+	return s, nil
+}
+
+// ReadOnly reports whether the store was opened with OpenReadOnly.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // engineMarker names the file that marks a directory as an engine's: only
 // such directories are ever pruned (SGLINT_CACHE_DIR may point to a
@@ -164,6 +190,9 @@ func decodeEntry(b []byte, k Key) ([]byte, error) {
 
 // Put stores payload under k, replacing any entry atomically.
 func (s *Store) Put(k Key, payload []byte) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
 	head := make([]byte, headerSize)
 	copy(head, magic[:])
 	binary.LittleEndian.PutUint32(head[8:], formatVersion)

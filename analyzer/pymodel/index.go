@@ -121,7 +121,16 @@ type innerKey struct {
 
 // NewIndex links the summaries of a project. files must not change
 // afterwards. Files with the same module name: the first one wins.
-func NewIndex(files []SourceFile) *Index {
+func NewIndex(files []SourceFile) *Index { return NewIndexFrom(files, nil) }
+
+// NewIndexFrom is NewIndex for a project that differs from prev's in a
+// few files, as a long-lived session relinks after an edit: what the index
+// derives from one file alone (its bindings, qualified names and
+// per-function buckets, a fifth of the work) is taken from prev for each
+// file whose summary (the same pointer), path, module and package flag are
+// unchanged; the links across files are made again. prev may be nil; it is
+// not modified and stays valid.
+func NewIndexFrom(files []SourceFile, prev *Index) *Index {
 	// Sized up front: growing these maps entry by entry was a fifth of the
 	// serial part of the build on the stdlib.
 	var nClasses, nFuncs int
@@ -165,7 +174,17 @@ func NewIndex(files []SourceFile) *Index {
 			}
 		}
 	}
-	parallelFiles(len(files), func(fi int) { ix.indexFile(int32(fi)) })
+	reuse := prev.sameFiles(files)
+	parallelFiles(len(files), func(fi int) {
+		if j := reuse[fi]; j >= 0 {
+			// Read-only once built, so shared; calleeAt is made anew by
+			// resolveCalls.
+			ix.files[fi] = prev.files[j]
+			ix.files[fi].calleeAt = nil
+			return
+		}
+		ix.indexFile(int32(fi))
+	})
 	for fi := range ix.files {
 		for i, n := range ix.files[fi].classNames {
 			ix.classes[n] = ClassRef{int32(fi), int32(i)}
@@ -184,6 +203,25 @@ func NewIndex(files []SourceFile) *Index {
 	ix.resolveCalls()
 	ix.summarizeFuncs()
 	return ix
+}
+
+// sameFiles maps each of files to the index of the same file in ix (see
+// NewIndexFrom), -1 where there is none; ix may be nil.
+func (ix *Index) sameFiles(files []SourceFile) []int32 {
+	out := make([]int32, len(files))
+	for fi := range files {
+		out[fi] = -1
+		if ix == nil {
+			continue
+		}
+		f := &files[fi]
+		if j, ok := ix.byPath[f.Path]; ok {
+			if p := &ix.Files[j]; p.Summary == f.Summary && p.Module == f.Module && p.Package == f.Package {
+				out[fi] = j
+			}
+		}
+	}
+	return out
 }
 
 func (ix *Index) indexFile(fi int32) {

@@ -43,6 +43,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return listRecords(args[1:], stdin, stdout, stderr)
 		case "version":
 			return printVersion(args[1:], stdout, stderr)
+		case "server":
+			return server(args[1:], stdin, stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return ExitClean

@@ -17,6 +17,7 @@ Usage: sglint [flags] [PATH...]   check *.py files under PATH (default .)
        sglint rules               list the rules
        sglint explain RULE|RECORD_ID|kv-scope
        sglint records [PATH...]   list error records and their raise sites
+       sglint server              the language server, for editors
        sglint version
 
 Flags:

@@ -1,0 +1,316 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/analyzer/records"
+)
+
+// projectID names a project: its root (module names are relative to it)
+// and its settings file ("" for the defaults). Both are found from a file's
+// path as `sglint --stdin-filename FILE` finds them.
+type projectID struct {
+	root, configFile string
+}
+
+func (id projectID) String() string {
+	if id.configFile == "" {
+		return id.root + " (default settings)"
+	}
+	return id.root + " (settings: " + id.configFile + ")"
+}
+
+// locate returns the project of the file at path.
+func locate(path string) (projectID, error) {
+	file, err := config.Find(path)
+	return projectID{root: discover.ProjectRoot([]string{path}), configFile: file}, err
+}
+
+// settings are a project's configuration, resolved.
+type settings struct {
+	cfg      *config.Config
+	selected []*analyzer.Rule
+	records  *records.Set
+}
+
+// same reports whether two settings check alike (a pyproject.toml saved
+// with another [project] version changes nothing).
+func (st *settings) same(o *settings) bool {
+	return reflect.DeepEqual(st.cfg, o.cfg) && reflect.DeepEqual(st.records, o.records)
+}
+
+// loadSettings reads the settings of project id. A file that does not
+// load is an error listing every problem, one a line.
+func (s *Server) loadSettings(id projectID) (*settings, error) {
+	cfg := config.Default(id.root)
+	if id.configFile != "" {
+		c, err := config.Load(id.configFile, s.opts.Rules)
+		if err != nil {
+			return nil, errorLines[config.Errors](err)
+		}
+		cfg = c
+	}
+	selected, err := analyzer.SelectLayers(s.opts.Rules, cfg.Selection)
+	if err != nil {
+		return nil, err
+	}
+	st := &settings{cfg: cfg, selected: selected}
+	if len(cfg.Records) > 0 {
+		st.records, err = records.Load(cfg.Records...)
+		if err != nil {
+			return nil, errorLines[records.Errors](err)
+		}
+	}
+	return st, nil
+}
+
+// errorLines joins a list of errors (config.Errors, records.Errors) one a
+// line.
+func errorLines[L interface {
+	~[]E
+	error
+}, E error](err error) error {
+	var es L
+	if !errors.As(err, &es) {
+		return err
+	}
+	var lines []string
+	for _, e := range es {
+		lines = append(lines, e.Error())
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+// project is a loaded project and what the worker knows about it.
+type project struct {
+	id       projectID
+	anchor   string // the file whose path located the project (to locate it again)
+	st       *settings
+	dopts    discover.Options
+	complete bool // the root is a real project: every file under it is loaded
+	session  *analyzer.Session
+	onDisk   map[string]bool   // absolute paths found by discovery
+	buffers  map[string]string // text of the open documents the session holds, by path
+}
+
+// display is the path the session knows a file by: relative to the root
+// with forward slashes, as `sglint .` run from the root shows it.
+func (p *project) display(abs string) string {
+	if !p.under(abs) {
+		return filepath.ToSlash(abs)
+	}
+	rel, _ := filepath.Rel(p.id.root, abs)
+	return filepath.ToSlash(rel)
+}
+
+// abs is the absolute path of a display path.
+func (p *project) abs(display string) string {
+	if filepath.IsAbs(filepath.FromSlash(display)) {
+		return filepath.FromSlash(display)
+	}
+	return filepath.Join(p.id.root, filepath.FromSlash(display))
+}
+
+// openProject loads project id with the open documents in it (their text
+// replaces the files on disk).
+func (s *Server) openProject(id projectID, anchor string, st *settings, docs map[string]document) *project {
+	p := &project{id: id, anchor: anchor, st: st, dopts: discoverOptions(st.cfg),
+		onDisk: map[string]bool{}, buffers: map[string]string{}}
+	start := time.Now()
+	var inputs []analyzer.Input
+	if isProjectRoot(id.root) {
+		p.complete = true
+		files, problems := discover.Find([]string{id.root}, p.dopts)
+		for _, pr := range problems {
+			s.logf(MessageLog, "%s", pr)
+		}
+		for _, f := range files {
+			p.onDisk[f.Abs] = true
+			inputs = append(inputs, analyzer.Input{Path: p.display(f.Abs), Abs: f.Abs})
+		}
+	}
+	for path, d := range docs {
+		if !d.lintable() || !p.owns(path) {
+			continue
+		}
+		if p.onDisk[path] {
+			for i := range inputs {
+				if inputs[i].Abs == path {
+					inputs[i].Src = []byte(d.text)
+				}
+			}
+		} else {
+			inputs = append(inputs, analyzer.Input{Path: p.display(path), Abs: path, Src: []byte(d.text)})
+		}
+		p.buffers[path] = d.text
+	}
+	store := s.openCache(id.root)
+	p.session = analyzer.NewSession(inputs, analyzer.Options{Rules: st.selected, Jobs: s.opts.Jobs, Root: id.root,
+		RuleOptions: st.cfg.RuleOptions, SectionOptions: st.cfg.SectionOptions, Records: st.records, Cache: store})
+	ls := p.session.LoadStats()
+	s.logf(MessageInfo, "loaded %s: %d files (%d from the cache, %d parsed) in %.0f ms", id, ls.Files, ls.Cached, ls.Parsed,
+		ms(time.Since(start)))
+	for _, pr := range p.session.LoadProblems() {
+		typ := MessageLog // a context file nobody asked about
+		if pr.Internal {
+			typ = MessageError
+		}
+		s.logf(typ, "%s", pr)
+	}
+	return p
+}
+
+// owns reports whether the file at path belongs to p (the worker asks only
+// about files whose project it located as p's).
+func (p *project) owns(path string) bool {
+	id, err := locate(path)
+	return err == nil && id == p.id
+}
+
+// openCache opens the project's cache read-only: the server writes no
+// file, so it reads what `sglint` runs left (the same build's cache, in
+// the same place: $SGLINT_CACHE_DIR or .sglint_cache at the root).
+func (s *Server) openCache(root string) *cache.Store {
+	if s.opts.NoCache {
+		return nil
+	}
+	dir := os.Getenv("SGLINT_CACHE_DIR")
+	if dir == "" {
+		dir = filepath.Join(root, ".sglint_cache")
+	}
+	engine, err := cache.EngineID()
+	if err == nil {
+		var st *cache.Store
+		if st, err = cache.OpenReadOnly(dir, engine); err == nil {
+			return st
+		}
+	}
+	s.logf(MessageLog, "no cache for %s (%v): every file is parsed; a run of `sglint` on the project writes one", root, err)
+	return nil
+}
+
+// setBuffer puts an open document's text in the session, unless it holds
+// that text already.
+func (p *project) setBuffer(path, text string) []analyzer.Problem {
+	if old, ok := p.buffers[path]; ok && old == text {
+		return nil
+	}
+	p.buffers[path] = text
+	return p.session.Set(analyzer.Input{Path: p.display(path), Abs: path, Src: []byte(text)})
+}
+
+// release puts the file on disk back in the place of a closed document's
+// text, or drops the file if discovery does not list it (an excluded file,
+// a file of a directory that is not a project, or one never saved).
+func (p *project) release(path string) {
+	if _, ok := p.buffers[path]; !ok {
+		return
+	}
+	delete(p.buffers, path)
+	if p.onDisk[path] {
+		p.session.Set(analyzer.Input{Path: p.display(path), Abs: path})
+	} else {
+		p.session.Remove(p.display(path))
+	}
+}
+
+// diskChanged reads again a file that changed on disk, unless the editor
+// holds its text.
+func (p *project) diskChanged(path string) {
+	if _, open := p.buffers[path]; open || !p.onDisk[path] {
+		return
+	}
+	p.session.Set(analyzer.Input{Path: p.display(path), Abs: path})
+}
+
+// rediscover lists the project's files again (a file was created or
+// deleted) and brings the session in line.
+func (p *project) rediscover() {
+	if !p.complete {
+		return
+	}
+	files, _ := discover.Find([]string{p.id.root}, p.dopts)
+	now := map[string]bool{}
+	for _, f := range files {
+		now[f.Abs] = true
+		if !p.onDisk[f.Abs] {
+			if _, open := p.buffers[f.Abs]; !open {
+				p.session.Set(analyzer.Input{Path: p.display(f.Abs), Abs: f.Abs})
+			}
+		}
+	}
+	for path := range p.onDisk {
+		if _, open := p.buffers[path]; !now[path] && !open {
+			p.session.Remove(p.display(path))
+		}
+	}
+	p.onDisk = now
+}
+
+// under reports whether path lies inside the project's root.
+func (p *project) under(path string) bool {
+	rel, err := filepath.Rel(p.id.root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// projectMarkers are the files discover.ProjectRoot looks for.
+var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
+
+// isProjectRoot reports a real project (as the CLI decides whether to load
+// the rest of a project as context): never a walk of / or of a home
+// directory.
+func isProjectRoot(dir string) bool {
+	for _, m := range projectMarkers {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// discoverOptions are the file selection of the settings, as the CLI
+// applies them (internal/cli's discoverOptions without the command-line
+// flags): exclude replaces the default excludes, extend-exclude adds,
+// globs with a "/" are anchored at the settings file's directory.
+func discoverOptions(cfg *config.Config) discover.Options {
+	opts := discover.DefaultOptions()
+	opts.RespectGitignore = cfg.RespectGitignore
+	if cfg.Exclude != nil {
+		opts.NoDefaultExcludes = true
+	}
+	for _, g := range append(append([]string(nil), cfg.Exclude...), cfg.ExtendExclude...) {
+		opts.Exclude = append(opts.Exclude, anchorGlob(cfg.Root, g))
+	}
+	return opts
+}
+
+// anchorGlob makes a settings glob containing "/" absolute under root.
+func anchorGlob(root, glob string) string {
+	g := strings.TrimPrefix(filepath.ToSlash(glob), "./")
+	if !strings.Contains(strings.TrimSuffix(g, "/"), "/") || strings.HasPrefix(g, "/") {
+		return glob
+	}
+	var b strings.Builder
+	for _, r := range filepath.ToSlash(root) {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "/" + g
+}
+
+// describe is a short account of a settings error for the user.
+func describe(id projectID, err error, fallback string) string {
+	return fmt.Sprintf("sglint: the settings of %s do not load (%s):\n%v", id.root, fallback, err)
+}

@@ -1,0 +1,314 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules"
+)
+
+func testOptions() Options {
+	return Options{Version: "v9.9.9-test", Rules: rules.All(), Jobs: 2, NoCache: true}
+}
+
+// codes lists the rule IDs of diagnostics.
+func codes(ds []Diagnostic) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, d.Code)
+	}
+	return out
+}
+
+func TestDiagnosticsFollowEditsAcrossFiles(t *testing.T) {
+	dir := fixtureProject(t)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
+	got := c.diagnostics(conn, 1)
+	require.Equal(t, []string{"SGL004"}, codes(got.Diagnostics))
+	d := got.Diagnostics[0]
+	assert.Equal(t, Range{Position{11, 15}, Position{11, 36}}, d.Range)
+	assert.Equal(t, SeverityError, d.Severity)
+	assert.Equal(t, "sglint", d.Source)
+	require.NotNil(t, d.CodeDescription)
+	assert.Equal(t, "https://github.com/sglint/sglint/blob/v9.9.9-test/rules/peerlookup/doc.md", d.CodeDescription.Href)
+	require.Len(t, d.RelatedInformation, 1)
+	assert.Equal(t, conn, d.RelatedInformation[0].Location.URI)
+	assert.Equal(t, Position{8, 8}, d.RelatedInformation[0].Location.Range.Start)
+
+	// The base class is edited in another buffer, unsaved: the sender is no
+	// KV class any more, and its diagnostics are published again although
+	// its own text did not change.
+	base := c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase)
+	assert.Empty(t, c.diagnostics(base, 1).Diagnostics)
+	c.change(base, 2, TextDocumentContentChangeEvent{Range: &Range{Position{4, 20}, Position{4, 32}}, Text: "object"})
+	assert.Empty(t, c.diagnostics(base, 2).Diagnostics)
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "conn.py sees the base class change")
+
+	// Closing the buffer puts the file on disk back: the finding returns,
+	// and the closed file's diagnostics are cleared.
+	c.notify("textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: base}})
+	assert.Empty(t, c.diagnostics(base, -1).Diagnostics)
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+
+	// The guard clears it.
+	c.change(conn, 2, insertAt(11, 0, fixtureGuard))
+	assert.Empty(t, c.diagnostics(conn, 2).Diagnostics)
+}
+
+func TestBurstOfChangesIsCheckedOnce(t *testing.T) {
+	dir := fixtureProject(t)
+	opts := testOptions()
+	opts.Debounce = 300 * time.Millisecond
+	c, _ := startServer(t, opts)
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
+	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
+
+	// The guard typed one character at a time: twenty-odd changes in a few
+	// milliseconds, one check, for the last version.
+	version, line, col := 1, 11, 0
+	for _, ch := range fixtureGuard {
+		version++
+		c.change(conn, version, insertAt(line, col, string(ch)))
+		if ch == '\n' {
+			line, col = line+1, 0
+		} else {
+			col++
+		}
+	}
+	assert.Empty(t, c.diagnostics(conn, version).Diagnostics)
+	time.Sleep(2 * opts.Debounce)
+	var versions []int
+	for _, p := range c.published(conn) {
+		versions = append(versions, *p.Version)
+	}
+	assert.Equal(t, []int{1, version}, versions)
+}
+
+func TestQuickFixAddsNoqaToTheLine(t *testing.T) {
+	dir := fixtureProject(t)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	// CRLF line ends and an emoji before the finding on its line: the
+	// range counts UTF-16 units, the edit keeps the line ending.
+	text := strings.ReplaceAll(strings.Replace(fixtureConn, "        info = self.peer_infos[name]",
+		"        tag = \"😀\"; info = self.peer_infos[name]", 1), "\n", "\r\n")
+	conn := c.open(filepath.Join(dir, "pkg/conn.py"), text)
+	got := c.diagnostics(conn, 1)
+	require.Len(t, got.Diagnostics, 1)
+	// 26 code points before the subscript, one of them the emoji.
+	assert.Equal(t, Range{Position{11, 27}, Position{11, 48}}, got.Diagnostics[0].Range, "the emoji is two units")
+
+	raw, err := json.Marshal(got.Diagnostics[0])
+	require.NoError(t, err)
+	resp := c.call("textDocument/codeAction", map[string]any{
+		"textDocument": TextDocumentIdentifier{URI: conn}, "range": got.Diagnostics[0].Range,
+		"context": map[string]any{"diagnostics": []json.RawMessage{raw,
+			json.RawMessage(`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"source":"other","code":42,"message":"not ours"}`)}},
+	})
+	require.Nil(t, resp.Error)
+	var actions []CodeAction
+	require.NoError(t, json.Unmarshal(resp.Result, &actions))
+	require.Len(t, actions, 1, "one action, for sglint's diagnostic only")
+	a := actions[0]
+	assert.Equal(t, QuickFix, a.Kind)
+	assert.Equal(t, "Suppress SGL004 on this line (# noqa: SGL004)", a.Title)
+	require.Len(t, a.Edit.DocumentChanges, 1)
+	assert.Equal(t, 1, *a.Edit.DocumentChanges[0].TextDocument.Version)
+	edits := a.Edit.DocumentChanges[0].Edits
+	require.Len(t, edits, 1)
+	assert.Equal(t, TextEdit{Range: Range{Position{11, 48}, Position{11, 48}}, NewText: "  # noqa: SGL004"}, edits[0])
+
+	// Applied by the client, the edit silences the finding.
+	c.change(conn, 2, TextDocumentContentChangeEvent{Range: &edits[0].Range, Text: edits[0].NewText})
+	assert.Empty(t, c.diagnostics(conn, 2).Diagnostics)
+	_, err = os.Stat(filepath.Join(dir, ".sglint_cache"))
+	assert.True(t, os.IsNotExist(err))
+	b, err := os.ReadFile(filepath.Join(dir, "pkg/conn.py"))
+	require.NoError(t, err)
+	assert.Equal(t, fixtureConn, string(b), "the server writes no file")
+}
+
+func TestSettingsReloadWhenTheirFileChanges(t *testing.T) {
+	dir := fixtureProject(t)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
+	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
+	settingsChanged := func() {
+		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+			{URI: pathURI(filepath.Join(dir, "pyproject.toml")), Type: FileChanged}}})
+	}
+
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nignore = [\"SGL004\"]\n"})
+	settingsChanged()
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+
+	// Settings that do not load are shown, and the previous ones kept.
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nignore = [\"SGL004\"]\nselct = []\n"})
+	settingsChanged()
+	msg := c.logged("window/showMessage", "selct")
+	assert.Contains(t, msg, "keeping the previous settings")
+
+	// per-file-ignores apply to the open file as on the command line.
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\n[tool.sglint.per-file-ignores]\n\"pkg/base.py\" = [\"SGL004\"]\n"})
+	settingsChanged()
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\n[tool.sglint.per-file-ignores]\n\"pkg/conn.py\" = [\"SGL004\"]\n"})
+	settingsChanged()
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+
+	// A client that does not watch files: the settings file saved in the
+	// editor. SGL100 turned on reports the noqa that suppresses nothing,
+	// tagged Unnecessary.
+	settings := pathURI(filepath.Join(dir, "pyproject.toml"))
+	c.notify("textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: settings, LanguageID: "toml", Version: 1, Text: ""}})
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-select = [\"SGL100\"]\n"})
+	c.notify("textDocument/didSave", DidSaveTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: settings}})
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	c.change(conn, 2, insertAt(0, 0, "import os  # noqa: SGL002\n"))
+	got := c.diagnostics(conn, 2).Diagnostics
+	require.Equal(t, []string{"SGL100", "SGL004"}, codes(got))
+	assert.Equal(t, []int{TagUnnecessary}, got[0].Tags)
+	assert.Equal(t, SeverityWarning, got[0].Severity)
+	assert.Nil(t, got[1].Tags)
+}
+
+func TestFilesChangedOnDisk(t *testing.T) {
+	dir := fixtureProject(t)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
+	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
+	event := func(name string, typ int) {
+		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+			{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
+	}
+
+	// A closed file changed by another program (a checkout) is read again.
+	writeFiles(t, dir, map[string]string{"pkg/base.py": "class RingTransport(object):\n    pass\n"})
+	event("pkg/base.py", FileChanged)
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+
+	// A file created on disk joins the project.
+	writeFiles(t, dir, map[string]string{"pkg/kv.py": fixtureBase})
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pkg/base.py"), []byte("from pkg.kv import RingTransport\n"), 0o644))
+	event("pkg/kv.py", FileCreated)
+	event("pkg/base.py", FileChanged)
+	assert.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
+
+	// And leaves it when deleted.
+	require.NoError(t, os.Remove(filepath.Join(dir, "pkg/kv.py")))
+	event("pkg/kv.py", FileDeleted)
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+}
+
+func TestBrokenCodeAndPanickingRules(t *testing.T) {
+	dir := fixtureProject(t)
+	opts := testOptions()
+	boom := &analyzer.Rule{ID: "SGL999", Name: "always-panics", Title: "Panics", Doc: "Panics.",
+		Run: func(p *analyzer.Pass) error {
+			if strings.HasSuffix(p.File.Path, "conn.py") {
+				panic("boom")
+			}
+			return nil
+		}}
+	opts.Rules = append(append([]*analyzer.Rule{}, opts.Rules...), boom)
+	c, _ := startServer(t, opts)
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
+	// The other rules' findings are published, and the panic is logged as
+	// a bug, once.
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	assert.Contains(t, c.logged("window/logMessage", "rule SGL999 panicked: boom"), "a bug in sglint")
+
+	// Half-typed code: a syntax error, and the server goes on.
+	half := strings.Replace(fixtureConn, "        return info.write(chunk)\n", "        return info.write(chunk\n    def send_more(self, x", 1)
+	c.change(conn, 2, TextDocumentContentChangeEvent{Text: half})
+	got := codes(c.diagnostics(conn, 2).Diagnostics)
+	assert.Contains(t, got, "SGL000")
+
+	// Bytes that are not text, and a document that is not a file.
+	c.change(conn, 3, TextDocumentContentChangeEvent{Text: "x = 1\x00\xff\n"})
+	assert.Empty(t, c.diagnostics(conn, 3).Diagnostics)
+	assert.Contains(t, c.logged("window/logMessage", "binary file"), "skipped")
+	c.notify("textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: "untitled:Untitled-1", LanguageID: "python", Version: 1, Text: "x ="}})
+	c.logged("window/logMessage", "not a file on disk")
+
+	c.change(conn, 4, TextDocumentContentChangeEvent{Text: fixtureConn})
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 4).Diagnostics))
+}
+
+func TestLifecycleErrors(t *testing.T) {
+	dir := fixtureProject(t)
+	c, codesCh := startServer(t, testOptions())
+	resp := c.call("textDocument/codeAction", map[string]any{})
+	require.NotNil(t, resp.Error)
+	assert.Equal(t, codeServerNotInitialized, resp.Error.Code)
+
+	res := c.initialize(dir)
+	assert.Equal(t, SyncIncremental, res.Capabilities.TextDocumentSync.Change)
+	assert.Equal(t, "utf-16", res.Capabilities.PositionEncoding)
+	assert.Equal(t, "sglint", res.ServerInfo.Name)
+	c.wait("client/registerCapability", func(m *rpcMessage) bool { return m.Method == "client/registerCapability" })
+
+	resp = c.call("initialize", map[string]any{"capabilities": map[string]any{}})
+	require.NotNil(t, resp.Error)
+	assert.Equal(t, -32600, resp.Error.Code)
+	resp = c.call("textDocument/hover", map[string]any{})
+	require.NotNil(t, resp.Error)
+	assert.Equal(t, -32601, resp.Error.Code)
+	resp = c.call("textDocument/codeAction", "not an object")
+	require.NotNil(t, resp.Error)
+	assert.Equal(t, -32602, resp.Error.Code)
+	c.notify("textDocument/didOpen", []int{1, 2})
+	c.logged("window/logMessage", "invalid params")
+
+	resp = c.call("shutdown", nil)
+	assert.Nil(t, resp.Error)
+	assert.Equal(t, "null", string(resp.Result))
+	resp = c.call("textDocument/codeAction", map[string]any{})
+	require.NotNil(t, resp.Error)
+	assert.Equal(t, -32600, resp.Error.Code, "after shutdown")
+	c.notify("exit", nil)
+	select {
+	case code := <-codesCh:
+		assert.Equal(t, 0, code)
+	case <-time.After(timeout):
+		t.Fatal("the server did not exit")
+	}
+}
+
+func TestExitWithoutShutdownFails(t *testing.T) {
+	c, codesCh := startServer(t, testOptions())
+	c.initialize(t.TempDir())
+	c.notify("exit", nil)
+	select {
+	case code := <-codesCh:
+		assert.Equal(t, 1, code)
+	case <-time.After(timeout):
+		t.Fatal("the server did not exit")
+	}
+}
+
+// Every registered rule's documentation link names a doc.md that exists.
+func TestRuleDocLinksExist(t *testing.T) {
+	for _, r := range rules.All() {
+		dir := rulePackageDir(r)
+		require.NotEmpty(t, dir, r.ID)
+		_, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(dir), "doc.md"))
+		assert.NoError(t, err, r.ID)
+	}
+	s := &Server{opts: Options{Version: "devel-abc+dirty"}}
+	assert.Equal(t, "https://github.com/sglint/sglint/blob/main/rules/syntaxerror/doc.md", s.ruleDocURL(rules.All()[0]))
+}
