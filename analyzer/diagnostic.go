@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -32,6 +33,26 @@ type Diagnostic struct {
 	overrides bool
 }
 
+// Problem is a file that could not be checked, or an internal error.
+type Problem struct {
+	Path     string
+	Message  string
+	Internal bool // a bug in sglint (a recovered panic), not bad input
+	// Warning marks a file skipped on purpose (binary, too large): worth a
+	// note, but not a failure of the run.
+	Warning bool
+}
+
+func (p Problem) String() string {
+	switch {
+	case p.Internal:
+		return fmt.Sprintf("%s: internal error: %s", p.Path, p.Message)
+	case p.Warning:
+		return fmt.Sprintf("%s: warning: %s", p.Path, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", p.Path, p.Message)
+}
+
 // Severity of the diagnostic: the rule's unless overridden at report time.
 func (d *Diagnostic) Severity() Severity {
 	if d.overrides {
@@ -39,6 +60,10 @@ func (d *Diagnostic) Severity() Severity {
 	}
 	return d.Rule.Severity
 }
+
+// SeverityOverride returns the severity SetSeverity gave, if any (for a
+// driver that stores findings).
+func (d *Diagnostic) SeverityOverride() (Severity, bool) { return d.severity, d.overrides }
 
 // SetSeverity overrides the rule's default severity for this finding (a rule
 // with an error and a warning variant).

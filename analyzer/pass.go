@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -25,35 +24,25 @@ type File struct {
 	// in the index.
 	Model int32
 
-	pkg bool // an __init__ module
+	// Package: the file is a package's __init__ module.
+	Package bool
 
 	// src is the source as parsed (lone CRs read as LF), kept for trees
 	// parsed again and for line texts.
 	src  []byte
 	tree atomic.Pointer[syntax.Tree]
-	// packed is the dropped tree in syntax.Pack's encoding, a third of its
-	// size and much faster to rebuild than parsing again.
-	packed []byte
-	mu     sync.Mutex // serialises rebuilding the tree
-	// trees parses files whose tree is not in memory; nil for a File built
-	// outside Run (it then parses with a parser of its own).
-	trees *treeLoader
-	// hash is the SHA-256 of src (computed when the run has a cache).
-	hash [32]byte
-	// summaryCached: the summary is in the cache, read only if the project
-	// index is needed.
-	summaryCached bool
-	// fromCache: the file was not parsed; its packed tree may be cached.
-	fromCache bool
+	mu   sync.Mutex // serialises rebuilding the tree
+	// rebuild brings the tree back when it is not in memory (the driver's:
+	// unpack it, or parse again); nil parses with a parser of its own.
+	rebuild func(src []byte) *syntax.Tree
 }
 
 // Tree returns the file's syntax tree. Trees are not all kept in memory
-// between loading and checking (see Options.KeepTrees), and files whose
-// results come from the cache are not parsed at all: a tree that is not in
-// memory is rebuilt on first use, once, however many goroutines ask, from
-// its packed form or else by parsing the same bytes again. The tree is
-// never nil (an empty tree if the parser gives up, which it did not do when
-// the file was loaded).
+// between loading and checking, and files whose results come from a cache
+// are not parsed at all: a tree that is not in memory is rebuilt on first
+// use, once, however many goroutines ask. The tree is never nil (an empty
+// tree if the parser gives up, which it did not do when the file was
+// loaded).
 func (f *File) Tree() *syntax.Tree {
 	if t := f.tree.Load(); t != nil {
 		return t
@@ -64,39 +53,50 @@ func (f *File) Tree() *syntax.Tree {
 		return t
 	}
 	var t *syntax.Tree
-	if f.packed == nil && f.fromCache && f.trees != nil && f.trees.cached != nil {
-		f.packed = f.trees.cached(f)
-	}
-	if f.packed != nil {
-		t = f.trees.unpack(f.src, f.packed)
-		f.packed = nil
+	if f.rebuild != nil {
+		t = f.rebuild(f.src)
 	}
 	if t == nil {
-		t = f.trees.parse(f.src)
+		p := syntax.NewParser()
+		defer p.Close()
+		if t, _ = p.Parse(f.src); t == nil {
+			t, _ = p.Parse(nil)
+		}
 	}
 	f.tree.Store(t)
+	return t
+}
+
+// NewLoadedFile returns a file for a driver: its source, and how to
+// rebuild its tree when the tree is not in memory (nil: parse again).
+// Rules never build files.
+func NewLoadedFile(path, abs string, report bool, src []byte, rebuild func(src []byte) *syntax.Tree) *File {
+	return &File{Path: path, Abs: abs, Report: report, Model: -1, src: src, rebuild: rebuild}
+}
+
+// SetTree puts t in memory as the file's tree (for a driver that has just
+// parsed it).
+func (f *File) SetTree(t *syntax.Tree) { f.tree.Store(t) }
+
+// DropTree forgets the tree in memory (Tree rebuilds it), first running
+// under (when not nil) while holding the lock that Tree takes to rebuild:
+// a driver keeps the tree's packed form there, so that no rebuild can see
+// the tree gone and the packed form not yet kept. It returns the tree that
+// was in memory, nil if none.
+func (f *File) DropTree(under func(t *syntax.Tree)) *syntax.Tree {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := f.tree.Load()
+	if under != nil {
+		under(t)
+	}
+	f.tree.Store(nil)
 	return t
 }
 
 // Src is the file's source as parsed: lone carriage returns read as line
 // feeds, every other byte as on disk.
 func (f *File) Src() []byte { return f.src }
-
-// packTree replaces the tree in memory by its packed form, appended to buf
-// (a worker's scratch space) and copied; it returns buf for reuse. Tree
-// unpacks it if asked.
-func (f *File) packTree(buf []byte) []byte {
-	t := f.tree.Load()
-	if t == nil {
-		return buf
-	}
-	buf = t.Pack(buf[:0])
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.packed = bytes.Clone(buf)
-	f.tree.Store(nil)
-	return buf
-}
 
 // NewFile returns a loaded file for tests and tools that build a Project
 // themselves: its tree is t, and its source t.Src.
@@ -127,6 +127,21 @@ type Project struct {
 
 	shared  sync.Map // key -> *sharedEntry (see Shared)
 	byModel []*File  // by index in Index.Files
+}
+
+// LinkModel records which file each index file is (Project.ModelFile), from
+// the files' Model numbers; a driver calls it once Index is built.
+func (p *Project) LinkModel() {
+	if p.Index == nil {
+		p.byModel = nil
+		return
+	}
+	p.byModel = make([]*File, len(p.Index.Files))
+	for _, f := range p.Files {
+		if f.Summary != nil && f.Model >= 0 && int(f.Model) < len(p.byModel) {
+			p.byModel[f.Model] = f
+		}
+	}
 }
 
 // ModelFile returns the file at index fi of Index.Files (a pymodel file
@@ -168,9 +183,16 @@ type Pass struct {
 	File    *File
 	Project *Project
 
-	state    *fileState
+	state    *FileState
 	options  any
 	sections map[*Section]any
+}
+
+// NewPass returns the pass of rule r on file f, for a driver: s is shared
+// by the passes of every rule on f; options are r's (nil: none) and
+// sections the run's shared settings.
+func NewPass(r *Rule, f *File, p *Project, s *FileState, options any, sections map[*Section]any) *Pass {
+	return &Pass{Rule: r, File: f, Project: p, state: s, options: options, sections: sections}
 }
 
 // Options returns the rule's options: the configured value, or the defaults
@@ -199,14 +221,26 @@ func SectionOf[T any](p *Pass, s *Section, defaults func() *T) *T {
 	return defaults()
 }
 
-// fileState is shared by the passes of all rules on one file. Rules on a
-// file run one after the other in a single goroutine, so it needs no lock.
-type fileState struct {
+// FileState is shared by the passes of all rules on one file: the results
+// of the shared analyses, and the findings. Rules on a file run one after
+// the other in a single goroutine, so it needs no lock.
+type FileState struct {
 	results map[*Analysis]analysisResult
 	running map[*Analysis]bool
 	diags   []Diagnostic
-	stats   *workerStats
 }
+
+// NewFileState returns an empty state, for a driver.
+func NewFileState() *FileState {
+	return &FileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}}
+}
+
+// Diagnostics are the findings reported so far.
+func (s *FileState) Diagnostics() []Diagnostic { return s.diags }
+
+// Truncate drops the findings after the first n (those of a rule that
+// panicked).
+func (s *FileState) Truncate(n int) { s.diags = s.diags[:n] }
 
 type analysisResult struct {
 	value any

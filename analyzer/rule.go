@@ -1,6 +1,16 @@
-// Package analyzer is sglint's engine: it runs rules over parsed Python files
-// and collects their diagnostics. It knows no rule by name; rules are values
-// registered by package rules and handed to Run.
+// Package analyzer is the API a rule author reads, in the spirit of
+// golang.org/x/tools/go/analysis: a Rule is a value with an identity, a
+// doc and a Run function; it sees one file at a time through a Pass (the
+// file, its tree and summary, the linked Project, its options and the
+// shared Sections) and reports Diagnostics; shared per-file Analyses and
+// project-wide values (Project.Shared) are computed once; a Demand says
+// which files a project rule reads.
+//
+// The driver that discovers nothing but runs rules over inputs (loading,
+// the cache, the project index, demand-driven selection, sessions) is
+// package analyzer/checker, as go/analysis keeps its checker apart. The
+// types a driver fills and a rule only reads (File, Project, Pass) have
+// constructors for drivers; rules never build them.
 package analyzer
 
 import (

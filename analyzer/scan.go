@@ -16,6 +16,12 @@ type Scan struct {
 	rules    map[*Rule]any
 }
 
+// NewScan returns the demands' view of a run, for a driver: units by input
+// index, each input's module, and the run's settings.
+func NewScan(units *prescan.Project, modules []string, sections map[*Section]any, rules map[*Rule]any) *Scan {
+	return &Scan{Units: units, modules: modules, sections: sections, rules: rules}
+}
+
 // ScanSectionOf returns the settings of section s for the run, like
 // SectionOf for a Pass.
 func ScanSectionOf[T any](sc *Scan, s *Section, defaults func() *T) *T {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules"
 )
@@ -24,8 +25,8 @@ func TestDemandDrivenFindingsEqualFullAnalysis(t *testing.T) {
 	for _, d := range dirs {
 		t.Run(d, func(t *testing.T) {
 			dir := filepath.Join("..", "testdata", "rules", d)
-			full := analysistest.Findings(t, dir, analyzer.Options{Records: set, Full: true}, rules.All()...)
-			demand := analysistest.Findings(t, dir, analyzer.Options{Records: set}, rules.All()...)
+			full := analysistest.Findings(t, dir, checker.Options{Records: set, Full: true}, rules.All()...)
+			demand := analysistest.Findings(t, dir, checker.Options{Records: set}, rules.All()...)
 			require.NotEmpty(t, full)
 			assert.Equal(t, places(full), places(demand))
 		})
@@ -34,8 +35,8 @@ func TestDemandDrivenFindingsEqualFullAnalysis(t *testing.T) {
 	// loaded.
 	t.Run("loads less", func(t *testing.T) {
 		dir := filepath.Join("..", "testdata", "rules", "scope")
-		full := analysistest.RunWith(t, dir, analyzer.Options{Records: set, Full: true}, kvRules()...)
-		demand := analysistest.RunWith(t, dir, analyzer.Options{Records: set}, kvRules()...)
+		full := analysistest.RunWith(t, dir, checker.Options{Records: set, Full: true}, kvRules()...)
+		demand := analysistest.RunWith(t, dir, checker.Options{Records: set}, kvRules()...)
 		assert.Equal(t, 0, full.Stats.Scanned)
 		assert.Equal(t, full.Stats.Files, demand.Stats.Scanned)
 		assert.Less(t, demand.Stats.Files, full.Stats.Files)
@@ -43,8 +44,8 @@ func TestDemandDrivenFindingsEqualFullAnalysis(t *testing.T) {
 	})
 	t.Run("example", func(t *testing.T) {
 		dir := filepath.Join("..", "testdata", "example")
-		full := analysistest.Findings(t, dir, analyzer.Options{Records: set, Full: true}, rules.All()...)
-		demand := analysistest.Findings(t, dir, analyzer.Options{Records: set}, rules.All()...)
+		full := analysistest.Findings(t, dir, checker.Options{Records: set, Full: true}, rules.All()...)
+		demand := analysistest.Findings(t, dir, checker.Options{Records: set}, rules.All()...)
 		assert.Len(t, full, 6)
 		assert.Equal(t, places(full), places(demand))
 	})

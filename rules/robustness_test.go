@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules"
@@ -68,14 +68,14 @@ func TestEveryRuleSurvivesHostileInput(t *testing.T) {
 	assert.Equal(t, []discover.Problem{{Path: "dangling.py", Warning: true,
 		Message: `dangling symbolic link (target "nowhere.py" does not exist), skipped`}}, problems)
 	require.Len(t, found, len(files)+1)
-	var inputs []analyzer.Input
+	var inputs []checker.Input
 	for _, f := range found {
-		inputs = append(inputs, analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true})
+		inputs = append(inputs, checker.Input{Path: f.Path, Abs: f.Abs, Report: true})
 	}
 
-	var first *analyzer.Result
+	var first *checker.Result
 	for _, jobs := range []int{1, 2} {
-		res := analyzer.Run(inputs, analyzer.Options{Rules: rules.All(), Jobs: jobs, Records: anyMessage, Full: true})
+		res := checker.Run(inputs, checker.Options{Rules: rules.All(), Jobs: jobs, Records: anyMessage, Full: true})
 		var got []string
 		for _, p := range res.Problems {
 			assert.False(t, p.Internal, "%s", p)
@@ -99,7 +99,7 @@ func TestEveryRuleSurvivesHostileInput(t *testing.T) {
 	}
 	// The same files pre-scanned by a demand-driven run (no KV code: nothing
 	// is loaded, and nothing breaks on the way).
-	res := analyzer.Run(inputs, analyzer.Options{Rules: rules.All(), Jobs: 2, Records: anyMessage})
+	res := checker.Run(inputs, checker.Options{Rules: rules.All(), Jobs: 2, Records: anyMessage})
 	for _, p := range res.Problems {
 		assert.False(t, p.Internal, "%s", p)
 	}

@@ -1,5 +1,5 @@
 // Package rules registers every sglint rule. The engine knows none of them
-// by name; the CLI hands this list to analyzer.Run.
+// by name; the CLI hands this list to checker.Run.
 package rules
 
 import (

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules"
 	"github.com/sglint/sglint/rules/sendpath"
@@ -26,7 +27,7 @@ func TestKVScopeLookAlikes(t *testing.T) {
 	for _, id := range []string{"SGL001", "SGL002", "SGL003", "SGL004", "SGL010"} {
 		kv = append(kv, rules.ByID(id))
 	}
-	analysistest.RunWith(t, filepath.Join("..", "testdata", "rules", "scope"), analyzer.Options{Records: set}, kv...)
+	analysistest.RunWith(t, filepath.Join("..", "testdata", "rules", "scope"), checker.Options{Records: set}, kv...)
 }
 
 // The look-alikes are silent because of the scope, not because the rules
@@ -44,7 +45,7 @@ func TestKVScopeLookAlikesWouldFire(t *testing.T) {
 		EntryPatterns: sendpath.DefaultPatterns,
 		Entries:       []string{"run_scheduler_process"},
 	}
-	opts := analyzer.Options{Records: set, SectionOptions: map[string]any{sendpath.Section.Key: scope}}
+	opts := checker.Options{Records: set, SectionOptions: map[string]any{sendpath.Section.Key: scope}}
 	ds := analysistest.Findings(t, filepath.Join("..", "testdata", "rules", "scope"), opts, kv...)
 	fired := map[string]bool{}
 	for _, d := range ds {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/internal/stdlib"
@@ -37,9 +37,9 @@ func TestStdlib(t *testing.T) {
 	require.Empty(t, problems)
 	require.Greater(t, len(files), 500, "%s does not look like a stdlib", dir)
 
-	inputs := make([]analyzer.Input, len(files))
+	inputs := make([]checker.Input, len(files))
 	for i, f := range files {
-		inputs[i] = analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true}
+		inputs[i] = checker.Input{Path: f.Path, Abs: f.Abs, Report: true}
 	}
 	// Records that match most raise sites, so that SGL010 searches from
 	// thousands of them.
@@ -50,7 +50,7 @@ func TestStdlib(t *testing.T) {
 		{ID: "any-type", ErrorClass: "TypeError", MessagePattern: ".*"},
 	})
 	start := time.Now()
-	res := analyzer.Run(inputs, analyzer.Options{Rules: rules.All(), Jobs: 2, Root: discover.ProjectRoot([]string{dir}), Records: broad})
+	res := checker.Run(inputs, checker.Options{Rules: rules.All(), Jobs: 2, Root: discover.ProjectRoot([]string{dir}), Records: broad})
 	t.Logf("checked in %v: %d raise sites", time.Since(start), len(res.RaiseSites))
 
 	for _, p := range res.Problems {

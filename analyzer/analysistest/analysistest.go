@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -34,14 +35,14 @@ type T interface {
 // runs the rules, applies suppressions as sglint does, and compares the
 // findings with the `# want:` comments. It returns the result for further
 // checks, or nil after a fatal error.
-func Run(t T, dir string, rules ...*analyzer.Rule) *analyzer.Result {
+func Run(t T, dir string, rules ...*analyzer.Rule) *checker.Result {
 	t.Helper()
-	return RunWith(t, dir, analyzer.Options{}, rules...)
+	return RunWith(t, dir, checker.Options{}, rules...)
 }
 
 // RunWith is Run with run options, e.g. error records for the rules that
 // read them (Options.Records). Rules and Root are set by the harness.
-func RunWith(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) *analyzer.Result {
+func RunWith(t T, dir string, opts checker.Options, rules ...*analyzer.Rule) *checker.Result {
 	t.Helper()
 	inputs, err := load(dir)
 	if err != nil {
@@ -72,7 +73,7 @@ func RunWith(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) *a
 	}
 
 	opts.Rules, opts.Root = rules, dir
-	res := analyzer.Run(inputs, opts)
+	res := checker.Run(inputs, opts)
 	for _, p := range res.Problems {
 		t.Errorf("%s: sglint could not check the file: %s", filepath.Join(dir, p.Path), p.Message)
 	}
@@ -122,8 +123,8 @@ func claim(ws []*want, d *analyzer.Diagnostic) bool {
 }
 
 // load lists the .py files under dir in lexical order.
-func load(dir string) ([]analyzer.Input, error) {
-	var inputs []analyzer.Input
+func load(dir string) ([]checker.Input, error) {
+	var inputs []checker.Input
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -137,7 +138,7 @@ func load(dir string) ([]analyzer.Input, error) {
 			if err != nil {
 				return err
 			}
-			inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: path, Src: src, Report: true})
+			inputs = append(inputs, checker.Input{Path: filepath.ToSlash(rel), Abs: path, Src: src, Report: true})
 		}
 		return nil
 	})
@@ -156,7 +157,7 @@ var (
 )
 
 // parseWants finds the expectations in the comments of one file.
-func parseWants(in analyzer.Input) ([]*want, []string) {
+func parseWants(in checker.Input) ([]*want, []string) {
 	p := syntax.NewParser()
 	defer p.Close()
 	tree, err := p.Parse(in.Src)

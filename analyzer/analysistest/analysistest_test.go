@@ -10,6 +10,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -130,7 +131,7 @@ func TestRunWithOptions(t *testing.T) {
 		return nil
 	}}
 	ft := &fakeT{}
-	res := analysistest.RunWith(ft, dir("ok"), analyzer.Options{Records: set, Rules: []*analyzer.Rule{boom}, Root: "elsewhere"}, probe)
+	res := analysistest.RunWith(ft, dir("ok"), checker.Options{Records: set, Rules: []*analyzer.Rule{boom}, Root: "elsewhere"}, probe)
 	assert.Empty(t, ft.errors, "the harness's rules replace those of the options")
 	assert.Same(t, set, got)
 	require.NotNil(t, res)
@@ -141,14 +142,14 @@ func TestRunWithOptions(t *testing.T) {
 // fixture's finding is returned, and no failure is recorded.
 func TestFindings(t *testing.T) {
 	ft := &fakeT{}
-	ds := analysistest.Findings(ft, dir("unexpected"), analyzer.Options{}, boom)
+	ds := analysistest.Findings(ft, dir("unexpected"), checker.Options{}, boom)
 	assert.Empty(t, ft.errors)
 	assert.Empty(t, ft.fatals)
 	require.NotEmpty(t, ds)
 	assert.Equal(t, "SGL901", ds[0].Rule.ID)
 
 	ft = &fakeT{}
-	assert.Nil(t, analysistest.Findings(ft, dir("no-such-dir"), analyzer.Options{}, boom))
+	assert.Nil(t, analysistest.Findings(ft, dir("no-such-dir"), checker.Options{}, boom))
 	assert.NotEmpty(t, ft.fatals)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 )
 
 // Findings runs the rules on the .py files under dir as one project, like
@@ -12,7 +13,7 @@ import (
 // comments: for tests that look at one finding's message or related
 // locations, or that count findings under other options. A file sglint
 // cannot check fails the test.
-func Findings(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) []analyzer.Diagnostic {
+func Findings(t T, dir string, opts checker.Options, rules ...*analyzer.Rule) []analyzer.Diagnostic {
 	t.Helper()
 	inputs, err := load(dir)
 	if err != nil {
@@ -20,7 +21,7 @@ func Findings(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) [
 		return nil
 	}
 	opts.Rules, opts.Root = rules, dir
-	res := analyzer.Run(inputs, opts)
+	res := checker.Run(inputs, opts)
 	for _, p := range res.Problems {
 		t.Fatalf("%s: sglint could not check the file: %s", filepath.Join(dir, p.Path), p.Message)
 		return nil
@@ -30,20 +31,20 @@ func Findings(t T, dir string, opts analyzer.Options, rules ...*analyzer.Rule) [
 
 // WithOptions is run options carrying opts as the rule's options (nil: the
 // rule's defaults).
-func WithOptions[O any](rule *analyzer.Rule, opts *O) analyzer.Options {
+func WithOptions[O any](rule *analyzer.Rule, opts *O) checker.Options {
 	if opts == nil {
-		return analyzer.Options{}
+		return checker.Options{}
 	}
-	return analyzer.Options{RuleOptions: map[string]any{rule.ID: opts}}
+	return checker.Options{RuleOptions: map[string]any{rule.ID: opts}}
 }
 
 // WithSection is run options carrying opts as the settings of a shared
 // section (nil: its defaults).
-func WithSection[O any](sec *analyzer.Section, opts *O) analyzer.Options {
+func WithSection[O any](sec *analyzer.Section, opts *O) checker.Options {
 	if opts == nil {
-		return analyzer.Options{}
+		return checker.Options{}
 	}
-	return analyzer.Options{SectionOptions: map[string]any{sec.Key: opts}}
+	return checker.Options{SectionOptions: map[string]any{sec.Key: opts}}
 }
 
 // DocBlock returns the first ```python block after the line heading (for
@@ -73,8 +74,8 @@ func DocBlock(t T, doc, heading string) string {
 func MethodFindings(t T, path, class, method string, rules ...*analyzer.Rule) []analyzer.Diagnostic {
 	t.Helper()
 	indented := "    " + strings.ReplaceAll(strings.TrimRight(method, "\n"), "\n", "\n    ") + "\n"
-	res := analyzer.Run([]analyzer.Input{{Path: path, Src: []byte(class + indented), Report: true}},
-		analyzer.Options{Rules: rules, Root: "."})
+	res := checker.Run([]checker.Input{{Path: path, Src: []byte(class + indented), Report: true}},
+		checker.Options{Rules: rules, Root: "."})
 	for _, p := range res.Problems {
 		t.Fatalf("%s: sglint could not check the file: %s", path, p.Message)
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -30,11 +31,11 @@ var sendRule = &analyzer.Rule{
 
 func run(t *testing.T, files map[string]string) []analyzer.Diagnostic {
 	t.Helper()
-	var in []analyzer.Input
+	var in []checker.Input
 	for p, src := range files {
-		in = append(in, analyzer.Input{Path: p, Src: []byte(src), Report: true})
+		in = append(in, checker.Input{Path: p, Src: []byte(src), Report: true})
 	}
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{sendRule}, Jobs: 1})
+	res := checker.Run(in, checker.Options{Rules: []*analyzer.Rule{sendRule}, Jobs: 1})
 	require.Empty(t, res.Problems)
 	return res.Diagnostics
 }

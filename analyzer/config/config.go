@@ -43,11 +43,11 @@ type Config struct {
 	Records                []string        // absolute paths of record files (issue 9)
 
 	// RuleOptions holds the decoded options of the rules the file
-	// configures, by rule ID; see analyzer.Options.RuleOptions.
+	// configures, by rule ID; see checker.Options.RuleOptions.
 	RuleOptions map[string]any
 	// SectionOptions holds the decoded shared settings tables
 	// ([tool.sglint.<key>], declared by the rules' Sections), by key; see
-	// analyzer.Options.SectionOptions.
+	// checker.Options.SectionOptions.
 	SectionOptions map[string]any
 }
 

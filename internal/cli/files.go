@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/discover"
 )
 
@@ -16,7 +17,7 @@ import (
 // class in a file nobody changed) are known when only some files are
 // checked, as under pre-commit.
 type inputSet struct {
-	inputs   []analyzer.Input
+	inputs   []checker.Input
 	problems []analyzer.Problem
 	root     string          // directory module names are relative to
 	reported map[string]bool // display paths of the inputs to report on
@@ -71,7 +72,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 			s.problems = append(s.problems, analyzer.Problem{Path: p.Path, Message: p.Message, Warning: p.Warning})
 		}
 		for _, f := range files {
-			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
+			s.add(checker.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
 			s.abs[f.Path] = f.Abs
 			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
 			if fi, err := os.Stat(f.Abs); err == nil {
@@ -83,7 +84,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 	return s
 }
 
-func (s *inputSet) add(in analyzer.Input) {
+func (s *inputSet) add(in checker.Input) {
 	if in.Report {
 		s.reported[in.Path] = true
 	} else {
@@ -109,7 +110,7 @@ func (s *inputSet) addContext(opts discover.Options, stdinAbs string, paths []st
 	files, _ := discover.Find([]string{s.root}, opts)
 	for _, f := range files {
 		if !seen[filepath.Clean(f.Abs)] && !s.reported[f.Path] {
-			s.add(analyzer.Input{Path: f.Path, Abs: f.Abs, Info: f.Info})
+			s.add(checker.Input{Path: f.Path, Abs: f.Abs, Info: f.Info})
 		}
 	}
 }
@@ -151,19 +152,19 @@ func isProjectRoot(dir string) bool {
 // readStdin reads standard input as one file: shown as "-", or as name
 // (--stdin-filename) with that path's absolute form for configs and
 // per-file-ignores.
-func readStdin(stdin io.Reader, name string) (analyzer.Input, *analyzer.Problem) {
+func readStdin(stdin io.Reader, name string) (checker.Input, *analyzer.Problem) {
 	display := "-"
 	if name != "" {
 		display = filepath.ToSlash(filepath.Clean(name))
 	}
 	if stdin == nil {
-		return analyzer.Input{}, &analyzer.Problem{Path: display, Message: "cannot read: no standard input"}
+		return checker.Input{}, &analyzer.Problem{Path: display, Message: "cannot read: no standard input"}
 	}
 	src, err := io.ReadAll(stdin)
 	if err != nil {
-		return analyzer.Input{}, &analyzer.Problem{Path: display, Message: fmt.Sprintf("cannot read: %v", err)}
+		return checker.Input{}, &analyzer.Problem{Path: display, Message: fmt.Sprintf("cannot read: %v", err)}
 	}
-	in := analyzer.Input{Path: display, Src: src, Report: true, Named: true}
+	in := checker.Input{Path: display, Src: src, Report: true, Named: true}
 	if name != "" {
 		in.Abs, _ = filepath.Abs(name)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/output"
@@ -151,7 +152,7 @@ type checked struct {
 	problems []analyzer.Problem
 	files    int
 	notRun   []output.NotRun
-	stats    []*analyzer.Stats
+	stats    []*checker.Stats
 	byGroup  [][]analyzer.Diagnostic // diags split by group, for the baseline
 	noqa     []string                // warnings on suppression comments that suppress nothing
 }
@@ -166,7 +167,7 @@ func runGroups(set *inputSet, gs *grouping, o *checkOptions, store *cache.Store,
 		for i := range inputs {
 			inputs[i].Report = g.files[inputs[i].Path]
 		}
-		res := analyzer.Run(inputs, analyzer.Options{Rules: g.rules, Jobs: o.jobs, Root: set.root,
+		res := checker.Run(inputs, checker.Options{Rules: g.rules, Jobs: o.jobs, Root: set.root,
 			RuleOptions: g.cfg.RuleOptions, SectionOptions: g.cfg.SectionOptions, Records: g.recs, Cache: store,
 			Full: o.allFiles})
 		out.stats = append(out.stats, res.Stats)

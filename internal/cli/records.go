@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -155,7 +156,7 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Only the raise sites are wanted: no rules. Context files are loaded
 	// as for a check but their sites are not counted.
-	res := analyzer.Run(found.inputs, analyzer.Options{Jobs: o.jobs, Root: found.root, Records: set})
+	res := checker.Run(found.inputs, checker.Options{Jobs: o.jobs, Root: found.root, Records: set})
 	for _, p := range res.Problems {
 		if found.context[p.Path] && !p.Internal {
 			continue

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 )
 
 // runTimes are the stages of a check timed by the CLI itself.
@@ -24,7 +24,7 @@ type runTimes struct {
 // workers, so with -j 2 a part may take up to twice its stage's wall time).
 // A run checked in several groups (configurations that set different
 // rules or options) shows each group's engine run in turn.
-func writeStats(w io.Writer, runs []*analyzer.Stats, rt *runTimes) {
+func writeStats(w io.Writer, runs []*checker.Stats, rt *runTimes) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%8.1f ms", float64(d)/1e6) }
 	for i, st := range runs {
 		pass := ""
@@ -44,7 +44,7 @@ func writeStats(w io.Writer, runs []*analyzer.Stats, rt *runTimes) {
 }
 
 // writeEngineStats prints the stages of one engine run.
-func writeEngineStats(w io.Writer, st *analyzer.Stats, ms func(time.Duration) string) {
+func writeEngineStats(w io.Writer, st *checker.Stats, ms func(time.Duration) string) {
 	switch {
 	case st.Plan != "":
 		fmt.Fprintf(w, "  demand              the last run's %d files reused (no input changed: %s)\n", st.Files, st.Plan)

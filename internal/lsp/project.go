@@ -11,6 +11,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/records"
@@ -98,7 +99,7 @@ type project struct {
 	st       *settings
 	dopts    discover.Options
 	complete bool // the root is a real project: every file under it is loaded
-	session  *analyzer.Session
+	session  *checker.Session
 	onDisk   map[string]bool   // absolute paths found by discovery
 	buffers  map[string]string // text of the open documents the session holds, by path
 }
@@ -127,7 +128,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 	p := &project{id: id, anchor: anchor, st: st, dopts: discoverOptions(st.cfg),
 		onDisk: map[string]bool{}, buffers: map[string]string{}}
 	start := time.Now()
-	var inputs []analyzer.Input
+	var inputs []checker.Input
 	if isProjectRoot(id.root) {
 		p.complete = true
 		files, problems := discover.Find([]string{id.root}, p.dopts)
@@ -136,7 +137,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		}
 		for _, f := range files {
 			p.onDisk[f.Abs] = true
-			inputs = append(inputs, analyzer.Input{Path: p.display(f.Abs), Abs: f.Abs})
+			inputs = append(inputs, checker.Input{Path: p.display(f.Abs), Abs: f.Abs})
 		}
 	}
 	for path, d := range docs {
@@ -150,12 +151,12 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 				}
 			}
 		} else {
-			inputs = append(inputs, analyzer.Input{Path: p.display(path), Abs: path, Src: []byte(d.text)})
+			inputs = append(inputs, checker.Input{Path: p.display(path), Abs: path, Src: []byte(d.text)})
 		}
 		p.buffers[path] = d.text
 	}
 	store := s.openCache(id.root)
-	p.session = analyzer.NewSession(inputs, analyzer.Options{Rules: st.selected, Jobs: s.opts.Jobs, Root: id.root,
+	p.session = checker.NewSession(inputs, checker.Options{Rules: st.selected, Jobs: s.opts.Jobs, Root: id.root,
 		RuleOptions: st.cfg.RuleOptions, SectionOptions: st.cfg.SectionOptions, Records: st.records, Cache: store})
 	ls := p.session.LoadStats()
 	s.logf(MessageInfo, "loaded %s: %d files (%d from the cache, %d parsed) in %.0f ms", id, ls.Files, ls.Cached, ls.Parsed,
@@ -206,7 +207,7 @@ func (p *project) setBuffer(path, text string) []analyzer.Problem {
 		return nil
 	}
 	p.buffers[path] = text
-	return p.session.Set(analyzer.Input{Path: p.display(path), Abs: path, Src: []byte(text)})
+	return p.session.Set(checker.Input{Path: p.display(path), Abs: path, Src: []byte(text)})
 }
 
 // release puts the file on disk back in the place of a closed document's
@@ -218,7 +219,7 @@ func (p *project) release(path string) {
 	}
 	delete(p.buffers, path)
 	if p.onDisk[path] {
-		p.session.Set(analyzer.Input{Path: p.display(path), Abs: path})
+		p.session.Set(checker.Input{Path: p.display(path), Abs: path})
 	} else {
 		p.session.Remove(p.display(path))
 	}
@@ -230,7 +231,7 @@ func (p *project) diskChanged(path string) {
 	if _, open := p.buffers[path]; open || !p.onDisk[path] {
 		return
 	}
-	p.session.Set(analyzer.Input{Path: p.display(path), Abs: path})
+	p.session.Set(checker.Input{Path: p.display(path), Abs: path})
 }
 
 // rediscover lists the project's files again (a file was created or
@@ -245,7 +246,7 @@ func (p *project) rediscover() {
 		now[f.Abs] = true
 		if !p.onDisk[f.Abs] {
 			if _, open := p.buffers[f.Abs]; !open {
-				p.session.Set(analyzer.Input{Path: p.display(f.Abs), Abs: f.Abs})
+				p.session.Set(checker.Input{Path: p.display(f.Abs), Abs: f.Abs})
 			}
 		}
 	}

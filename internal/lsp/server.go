@@ -6,7 +6,7 @@
 // Each open file belongs to the project `sglint --stdin-filename FILE`
 // would load for it (the project root and the settings found by walking up
 // from the file). A project is loaded once, from the cache when it has the
-// files, into an analyzer.Session, and then kept: an edit replaces the one
+// files, into a checker.Session, and then kept: an edit replaces the one
 // file in the session (unsaved text included), a change on disk reloads
 // that file, and the rules run again on the open files of the project.
 // One goroutine does all of that (worker.go); the connection's goroutine

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/rules/unusednoqa"
 )
@@ -209,7 +210,7 @@ func (s *Server) reloadSettings(docs map[string]document, touched map[*project]b
 // its last publication, otherwise only when they changed (an edit in
 // another file changed what this one sees). A document edited again
 // meanwhile is skipped: the next pass has it.
-func (s *Server) check(p *project, docs map[string]document) *analyzer.Stats {
+func (s *Server) check(p *project, docs map[string]document) *checker.Stats {
 	w := s.w
 	var paths []string
 	byDisplay := map[string]document{}

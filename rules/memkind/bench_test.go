@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sglint/sglint/analyzer"
+	driver "github.com/sglint/sglint/analyzer/checker"
 )
 
 // synthetic builds a backend-like file: a dataclass with Optional fields
@@ -53,19 +54,19 @@ class Manager%d(BaseKVManager):
 // BenchmarkRule times SGL002 on 50 files of 40 send methods each, against
 // a run of a rule that does nothing (parsing and the project model).
 func BenchmarkRule(b *testing.B) {
-	var in []analyzer.Input
+	var in []driver.Input
 	for i := range 50 {
-		in = append(in, analyzer.Input{Path: fmt.Sprintf("pkg/m%d.py", i), Src: []byte(synthetic(i, 40)), Report: true})
+		in = append(in, driver.Input{Path: fmt.Sprintf("pkg/m%d.py", i), Src: []byte(synthetic(i, 40)), Report: true})
 	}
 	noop := &analyzer.Rule{ID: "SGL999", Name: "noop", Title: "t", Doc: "d", Run: func(*analyzer.Pass) error { return nil }}
 	b.Run("baseline", func(b *testing.B) {
 		for range b.N {
-			analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{noop}, Jobs: 1})
+			driver.Run(in, driver.Options{Rules: []*analyzer.Rule{noop}, Jobs: 1})
 		}
 	})
 	b.Run("SGL002", func(b *testing.B) {
 		for range b.N {
-			res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1})
+			res := driver.Run(in, driver.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1})
 			if len(res.Diagnostics) != 50*40 {
 				b.Fatalf("%d findings, want %d", len(res.Diagnostics), 50*40)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	driver "github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/rules/sendpath"
 )
@@ -22,7 +23,7 @@ const optionsSrc = `def send_kv(agent, table, peer):
 // sendScope makes the module-level send_kv an entry.
 var sendScope = map[string]any{sendpath.Section.Key: &sendpath.ScopeOptions{Entries: []string{"send_kv"}}}
 
-func lines(res *analyzer.Result) []int {
+func lines(res *driver.Result) []int {
 	var out []int
 	for _, d := range res.Diagnostics {
 		out = append(out, d.Start.Line)
@@ -31,15 +32,15 @@ func lines(res *analyzer.Result) []int {
 }
 
 func TestSinkParamsOption(t *testing.T) {
-	in := []analyzer.Input{{Path: "send.py", Src: []byte(optionsSrc), Report: true}}
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope})
+	in := []driver.Input{{Path: "send.py", Src: []byte(optionsSrc), Report: true}}
+	res := driver.Run(in, driver.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope})
 	assert.Equal(t, []int{3}, lines(res), "defaults: *mem_kind, *mem_kinds")
 
-	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope,
+	res = driver.Run(in, driver.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope,
 		RuleOptions: map[string]any{"SGL002": &Options{SinkParams: []string{"target_kind"}}}})
 	assert.Equal(t, []int{4}, lines(res))
 
-	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope,
+	res = driver.Run(in, driver.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, SectionOptions: sendScope,
 		RuleOptions: map[string]any{"SGL002": &Options{}}})
 	assert.Empty(t, res.Diagnostics, "no patterns, no sinks")
 }
@@ -52,8 +53,8 @@ func TestSinkParamsFromConfig(t *testing.T) {
 	}
 	cfg, err := load(`sink-params = ["*_kind"]` + "\n")
 	require.NoError(t, err)
-	in := []analyzer.Input{{Path: "send.py", Src: []byte(optionsSrc), Report: true}}
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, RuleOptions: cfg.RuleOptions, SectionOptions: sendScope})
+	in := []driver.Input{{Path: "send.py", Src: []byte(optionsSrc), Report: true}}
+	res := driver.Run(in, driver.Options{Rules: []*analyzer.Rule{Rule}, Jobs: 1, RuleOptions: cfg.RuleOptions, SectionOptions: sendScope})
 	assert.Equal(t, []int{3, 4}, lines(res))
 
 	_, err = load(`sink-params = ["[unclosed"]` + "\n")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules/readinessguard"
 	"github.com/sglint/sglint/rules/recordraise"
@@ -31,7 +32,7 @@ func load(t *testing.T, paths ...string) *records.Set {
 // The own fixture records against testdata/rules/sgl010 (see its README).
 func TestOwnRecords(t *testing.T) {
 	set := load(t, testdata("records", "own"), testdata("records", "jsonl", "records.jsonl"))
-	res := analysistest.RunWith(t, testdata("rules", "sgl010"), analyzer.Options{Records: set}, recordraise.Rule)
+	res := analysistest.RunWith(t, testdata("rules", "sgl010"), checker.Options{Records: set}, recordraise.Rule)
 	require.NotNil(t, res)
 	require.Len(t, res.Diagnostics, 5)
 
@@ -57,7 +58,7 @@ func TestOwnRecords(t *testing.T) {
 func TestSeedRecords(t *testing.T) {
 	set := load(t, testdata("records", "seed"))
 	for _, dir := range []string{"sgl001", "sgl002"} {
-		res := analysistest.RunWith(t, testdata("rules", dir), analyzer.Options{Records: set}, recordraise.Rule)
+		res := analysistest.RunWith(t, testdata("rules", dir), checker.Options{Records: set}, recordraise.Rule)
 		require.NotNil(t, res)
 	}
 }
@@ -68,9 +69,9 @@ func TestOptionsAndNoRecords(t *testing.T) {
 	dir := testdata("rules", "sgl010")
 	src, err := os.ReadFile(filepath.Join(dir, "plans.py"))
 	require.NoError(t, err)
-	in := []analyzer.Input{{Path: "plans.py", Src: src, Report: true}}
+	in := []checker.Input{{Path: "plans.py", Src: src, Report: true}}
 	set := load(t, testdata("records", "own"), testdata("records", "jsonl", "records.jsonl"))
-	lines := func(res *analyzer.Result) []int {
+	lines := func(res *checker.Result) []int {
 		var out []int
 		for _, d := range res.Diagnostics {
 			out = append(out, d.Start.Line)
@@ -79,11 +80,11 @@ func TestOptionsAndNoRecords(t *testing.T) {
 	}
 	opts := &sendpath.ScopeOptions{EntryPatterns: []string{}, Entries: []string{"PlanSender.send_ring"}}
 	for _, jobs := range []int{1, 3} {
-		res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}, Records: set, Jobs: jobs,
+		res := checker.Run(in, checker.Options{Rules: []*analyzer.Rule{recordraise.Rule}, Records: set, Jobs: jobs,
 			SectionOptions: map[string]any{sendpath.Section.Key: opts}})
 		assert.Equal(t, []int{80, 107}, lines(res), "the thread target and the configured entry")
 	}
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{recordraise.Rule}})
+	res := checker.Run(in, checker.Options{Rules: []*analyzer.Rule{recordraise.Rule}})
 	assert.Empty(t, res.Diagnostics)
 }
 
@@ -93,8 +94,8 @@ func TestOptionsAndNoRecords(t *testing.T) {
 func TestDedicatedRuleWins(t *testing.T) {
 	set := load(t, testdata("records", "seed"))
 	dir := testdata("rules", "sgl001")
-	alone := analysistest.Findings(t, dir, analyzer.Options{Records: set}, recordraise.Rule)
-	both := analysistest.Findings(t, dir, analyzer.Options{Records: set}, recordraise.Rule, readinessguard.Rule)
+	alone := analysistest.Findings(t, dir, checker.Options{Records: set}, recordraise.Rule)
+	both := analysistest.Findings(t, dir, checker.Options{Records: set}, recordraise.Rule, readinessguard.Rule)
 	places := func(ds []analyzer.Diagnostic, rule string) []string {
 		var out []string
 		for _, d := range ds {

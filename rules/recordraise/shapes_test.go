@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules/recordraise"
 )
@@ -21,7 +21,7 @@ var shapeRecords = []*records.Record{
 }
 
 // runShape checks one project given as files (want comments inside).
-func runShape(t *testing.T, files map[string]string) *analyzer.Result {
+func runShape(t *testing.T, files map[string]string) *checker.Result {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -29,7 +29,7 @@ func runShape(t *testing.T, files map[string]string) *analyzer.Result {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
 	}
-	return analysistest.RunWith(t, dir, analyzer.Options{Records: records.NewSet(shapeRecords)}, recordraise.Rule)
+	return analysistest.RunWith(t, dir, checker.Options{Records: records.NewSet(shapeRecords)}, recordraise.Rule)
 }
 
 // Each flagged shape next to the silent twin that differs in one thing.

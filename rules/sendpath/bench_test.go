@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 )
 
 // synthetic builds files managers, each with a registration list, guarded
 // and unguarded helpers, nested entries and a worker thread: the shape of a
 // backend's conn.py, repeated.
-func synthetic(files int) []analyzer.Input {
-	var ins []analyzer.Input
+func synthetic(files int) []checker.Input {
+	var ins []checker.Input
 	for i := 0; i < files; i++ {
 		var b strings.Builder
 		fmt.Fprintf(&b, "import threading\n\nclass Manager%d:\n", i)
@@ -56,7 +57,7 @@ func synthetic(files int) []analyzer.Input {
             except Exception as e:
                 req.fail(e)
 `)
-		ins = append(ins, analyzer.Input{Path: fmt.Sprintf("pkg/m%d.py", i), Src: []byte(b.String()), Report: true})
+		ins = append(ins, checker.Input{Path: fmt.Sprintf("pkg/m%d.py", i), Src: []byte(b.String()), Report: true})
 	}
 	return ins
 }
@@ -67,7 +68,7 @@ func BenchmarkSendPaths(b *testing.B) {
 	var proj *analyzer.Project
 	capture := &analyzer.Rule{ID: "SGL999", Name: "capture", Title: "t", Doc: "t",
 		Run: func(p *analyzer.Pass) error { proj = p.Project; return nil }}
-	analyzer.Run(synthetic(200), analyzer.Options{Rules: []*analyzer.Rule{capture}, Root: ".", Jobs: 1})
+	checker.Run(synthetic(200), checker.Options{Rules: []*analyzer.Rule{capture}, Root: ".", Jobs: 1})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// A fresh memo each time: copy the project's public fields.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,12 +25,12 @@ func load(t *testing.T, files map[string]string) *analyzer.Project {
 			proj = p.Project
 			return nil
 		}}
-	var inputs []analyzer.Input
+	var inputs []checker.Input
 	for path, src := range files {
-		inputs = append(inputs, analyzer.Input{Path: path, Src: []byte(src), Report: true})
+		inputs = append(inputs, checker.Input{Path: path, Src: []byte(src), Report: true})
 	}
 	sort.Slice(inputs, func(i, j int) bool { return inputs[i].Path < inputs[j].Path })
-	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{capture}, Root: "."})
+	res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{capture}, Root: "."})
 	require.Empty(t, res.Problems)
 	require.NotNil(t, proj)
 	return proj

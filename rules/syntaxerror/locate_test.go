@@ -10,6 +10,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/analysistest"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/rules/syntaxerror"
 )
 
@@ -21,8 +22,8 @@ func TestFixtures(t *testing.T) {
 
 func check(t *testing.T, src string) []analyzer.Diagnostic {
 	t.Helper()
-	res := analyzer.Run([]analyzer.Input{{Path: "m.py", Src: []byte(src), Report: true}},
-		analyzer.Options{Rules: []*analyzer.Rule{syntaxerror.Rule}, Jobs: 1})
+	res := checker.Run([]checker.Input{{Path: "m.py", Src: []byte(src), Report: true}},
+		checker.Options{Rules: []*analyzer.Rule{syntaxerror.Rule}, Jobs: 1})
 	require.Empty(t, res.Problems)
 	return res.Diagnostics
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/rules/syntaxerror"
 )
 
@@ -41,8 +42,8 @@ func TestSyntaxError(t *testing.T) {
 		{"missing block: not a syntax check", "def f():\nreturn 1\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := analyzer.Run([]analyzer.Input{{Path: "t.py", Src: []byte(tc.src), Report: true}},
-				analyzer.Options{Rules: []*analyzer.Rule{syntaxerror.Rule}})
+			res := checker.Run([]checker.Input{{Path: "t.py", Src: []byte(tc.src), Report: true}},
+				checker.Options{Rules: []*analyzer.Rule{syntaxerror.Rule}})
 			require.Empty(t, res.Problems)
 			if tc.want == "" {
 				assert.Empty(t, res.Diagnostics)

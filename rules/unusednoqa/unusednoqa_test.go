@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -30,8 +31,8 @@ var (
 
 func check(t *testing.T, src string, ran ...*analyzer.Rule) []string {
 	t.Helper()
-	res := analyzer.Run([]analyzer.Input{{Path: "a.py", Src: []byte(src), Report: true}},
-		analyzer.Options{Rules: ran, Jobs: 1})
+	res := checker.Run([]checker.Input{{Path: "a.py", Src: []byte(src), Report: true}},
+		checker.Options{Rules: ran, Jobs: 1})
 	assert.Empty(t, res.Problems)
 	var out []string
 	for _, d := range Check(res.Noqa, ran, []*analyzer.Rule{callRule, otherRule, offRule, Rule}) {

@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 )
 
@@ -18,7 +19,7 @@ func TestRaiseSitesOnProject(t *testing.T) {
 		{ID: "r1", ErrorClass: "RuntimeError", MessagePattern: "no plan for .*"},
 		{ID: "r2", ErrorClass: "AssertionError", MessagePattern: "ring .*"},
 	})
-	inputs := []analyzer.Input{
+	inputs := []checker.Input{
 		src("a.py", "def f(p):\n    if p is None:\n        raise RuntimeError(f\"no plan for {p}\")\n"),
 		{Path: "ctx.py", Src: []byte("assert ring, 'ring %d' % i\n"), Report: false},
 		src("b.py", "raise RuntimeError('no plan for x')\nraise ValueError('no plan for y')\n"),
@@ -36,7 +37,7 @@ func TestRaiseSitesOnProject(t *testing.T) {
 	}}
 	for _, jobs := range []int{1, 3} {
 		seen = nil
-		res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{probe}, Jobs: jobs, Records: set})
+		res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{probe}, Jobs: jobs, Records: set})
 		require.Len(t, res.RaiseSites, 3)
 		var got []string
 		for _, s := range res.RaiseSites {
@@ -47,6 +48,6 @@ func TestRaiseSitesOnProject(t *testing.T) {
 		assert.False(t, res.RaiseSites[1].File.Report)
 		assert.Same(t, set, gotSet)
 	}
-	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{probe}})
+	res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{probe}})
 	assert.Empty(t, res.RaiseSites, "no records, no sites")
 }

@@ -1,4 +1,4 @@
-package analyzer
+package checker
 
 import (
 	"testing"
@@ -26,9 +26,9 @@ func TestTreeFallsBackToParsing(t *testing.T) {
 		{func(b []byte) []byte { return append(b, 1, 2) }, 1}, // trailing bytes
 	} {
 		loader := &treeLoader{}
-		f := &File{Path: "a.py", src: src, trees: loader}
+		f := newFile("a.py", "", false, src, loader)
 		tree, _ := p.Parse(src)
-		f.tree.Store(tree)
+		f.SetTree(tree)
 		f.packTree(nil)
 		f.packed = c.damage(f.packed)
 		got := f.Tree()

@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules"
 )
@@ -24,8 +25,8 @@ func (p *project) paths() []string {
 	return out
 }
 
-func (p *project) session(store *cache.Store, rs []*analyzer.Rule, recs *records.Set) *analyzer.Session {
-	s := analyzer.NewSession(p.inputs(), analyzer.Options{Rules: rs, Jobs: 2, Root: p.dir, Cache: store, Records: recs})
+func (p *project) session(store *cache.Store, rs []*analyzer.Rule, recs *records.Set) *checker.Session {
+	s := checker.NewSession(p.inputs(), checker.Options{Rules: rs, Jobs: 2, Root: p.dir, Cache: store, Records: recs})
 	p.t.Cleanup(s.Close)
 	return s
 }
@@ -34,10 +35,10 @@ func (p *project) session(store *cache.Store, rs []*analyzer.Rule, recs *records
 // loads every file, as Run does with Options.Full), on the real rules
 // fixtures (with the seed records, for the record-driven rule).
 func TestSessionAgreesWithRun(t *testing.T) {
-	recs, err := records.Load(filepath.Join("..", "testdata", "records", "seed"))
+	recs, err := records.Load(filepath.Join("..", "..", "testdata", "records", "seed"))
 	require.NoError(t, err)
 	all := rules.All()
-	src := filepath.Join("..", "testdata", "rules")
+	src := filepath.Join("..", "..", "testdata", "rules")
 	dirs, err := os.ReadDir(src)
 	require.NoError(t, err)
 	for _, d := range dirs {
@@ -46,7 +47,7 @@ func TestSessionAgreesWithRun(t *testing.T) {
 		}
 		t.Run(d.Name(), func(t *testing.T) {
 			p := &project{t: t, dir: filepath.Join(src, d.Name())}
-			want := analyzer.Run(p.inputs(), analyzer.Options{Rules: all, Jobs: 2, Root: p.dir, Records: recs, Full: true})
+			want := checker.Run(p.inputs(), checker.Options{Rules: all, Jobs: 2, Root: p.dir, Records: recs, Full: true})
 			s := p.session(nil, all, recs)
 			assert.Equal(t, outcome(want), outcome(s.Check(p.paths())))
 			// Checked again, unchanged: the same (suppression usage starts
@@ -63,7 +64,7 @@ func TestSessionEdits(t *testing.T) {
 	s := p.session(nil, cacheRules, nil)
 	step := func(name string, paths ...string) {
 		t.Helper()
-		var ins []analyzer.Input
+		var ins []checker.Input
 		for _, in := range p.inputs() {
 			in.Report = len(paths) == 0
 			for _, q := range paths {
@@ -71,7 +72,7 @@ func TestSessionEdits(t *testing.T) {
 			}
 			ins = append(ins, in)
 		}
-		want := analyzer.Run(ins, analyzer.Options{Rules: cacheRules, Jobs: 2, Root: p.dir, Full: true})
+		want := checker.Run(ins, checker.Options{Rules: cacheRules, Jobs: 2, Root: p.dir, Full: true})
 		if len(paths) == 0 {
 			paths = p.paths()
 		}
@@ -82,7 +83,7 @@ func TestSessionEdits(t *testing.T) {
 
 	// An unsaved buffer: the session gets the text, the disk does not.
 	edited := "# edited\nclass Base:\n    pass\n"
-	s.Set(analyzer.Input{Path: "pkg/base.py", Abs: filepath.Join(p.dir, "pkg/base.py"), Src: []byte(edited)})
+	s.Set(checker.Input{Path: "pkg/base.py", Abs: filepath.Join(p.dir, "pkg/base.py"), Src: []byte(edited)})
 	saved, err := os.ReadFile(filepath.Join(p.dir, "pkg/base.py"))
 	require.NoError(t, err)
 	p.write("pkg/base.py", edited)
@@ -91,11 +92,11 @@ func TestSessionEdits(t *testing.T) {
 
 	// Back to the disk's text, read by the session.
 	p.write("pkg/base.py", string(saved))
-	s.Set(analyzer.Input{Path: "pkg/base.py", Abs: filepath.Join(p.dir, "pkg/base.py")})
+	s.Set(checker.Input{Path: "pkg/base.py", Abs: filepath.Join(p.dir, "pkg/base.py")})
 	step("reverted")
 
 	p.write("pkg/extra.py", "class Extra:\n    pass\n")
-	s.Set(analyzer.Input{Path: "pkg/extra.py", Abs: filepath.Join(p.dir, "pkg/extra.py")})
+	s.Set(checker.Input{Path: "pkg/extra.py", Abs: filepath.Join(p.dir, "pkg/extra.py")})
 	step("added")
 	assert.True(t, s.Has("pkg/extra.py"))
 	assert.Equal(t, []string{"other.py", "pkg/__init__.py", "pkg/base.py", "pkg/conn.py", "pkg/extra.py"}, s.Paths())
@@ -107,7 +108,7 @@ func TestSessionEdits(t *testing.T) {
 	assert.False(t, s.Has("pkg/extra.py"))
 
 	// A file that cannot be loaded: its problem comes with its check.
-	s.Set(analyzer.Input{Path: "pkg/base.py", Abs: filepath.Join(p.dir, "pkg/base.py"), Src: []byte("x = 1\x00")})
+	s.Set(checker.Input{Path: "pkg/base.py", Abs: filepath.Join(p.dir, "pkg/base.py"), Src: []byte("x = 1\x00")})
 	res := s.Check([]string{"pkg/base.py", "pkg/conn.py", "not/loaded.py"})
 	require.Len(t, res.Problems, 1)
 	assert.Contains(t, res.Problems[0].String(), "pkg/base.py: warning: binary file")
@@ -146,7 +147,7 @@ func TestSessionReadsTheCacheAndWritesNothing(t *testing.T) {
 	// A store opened for writing, and files the cache does not know.
 	p.write("pkg/conn.py", "from .base import Base\n\nclass Conn2(Base):\n    pass\n")
 	s = p.session(openStore(t, dir, "engine"), cacheRules, nil)
-	s.Set(analyzer.Input{Path: "other.py", Abs: filepath.Join(p.dir, "other.py"), Src: []byte("y = 2\n")})
+	s.Set(checker.Input{Path: "other.py", Abs: filepath.Join(p.dir, "other.py"), Src: []byte("y = 2\n")})
 	s.Check(p.paths())
 	assert.Equal(t, 3, s.LoadStats().Cached)
 	assert.Equal(t, before, snapshot())

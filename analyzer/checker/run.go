@@ -1,7 +1,8 @@
-package analyzer
+package checker
 
 import (
 	"fmt"
+	"github.com/sglint/sglint/analyzer"
 	"io/fs"
 	"runtime"
 	"runtime/debug"
@@ -31,26 +32,6 @@ type Input struct {
 	Info fs.FileInfo
 }
 
-// Problem is a file that could not be checked, or an internal error.
-type Problem struct {
-	Path     string
-	Message  string
-	Internal bool // a bug in sglint (a recovered panic), not bad input
-	// Warning marks a file skipped on purpose (binary, too large): worth a
-	// note, but not a failure of the run.
-	Warning bool
-}
-
-func (p Problem) String() string {
-	switch {
-	case p.Internal:
-		return fmt.Sprintf("%s: internal error: %s", p.Path, p.Message)
-	case p.Warning:
-		return fmt.Sprintf("%s: warning: %s", p.Path, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.Path, p.Message)
-}
-
 // DefaultMaxFileSize is the largest file checked unless Options says
 // otherwise. Parse time and memory grow with the number of syntax nodes
 // (about 3.5 µs and 100 bytes each): hand-written Python is far below this
@@ -59,9 +40,9 @@ const DefaultMaxFileSize = 32 << 20
 
 // Options configure a run.
 type Options struct {
-	Rules []*Rule // rules to run, already filtered by selection
-	Jobs  int     // worker goroutines; <= 0 means the number of CPUs
-	Root  string  // project root for module names; "" means discover.ProjectRoot of the inputs
+	Rules []*analyzer.Rule // rules to run, already filtered by selection
+	Jobs  int              // worker goroutines; <= 0 means the number of CPUs
+	Root  string           // project root for module names; "" means discover.ProjectRoot of the inputs
 	// RuleOptions holds configured options by rule ID, each a value of the
 	// type the rule's Options hook returns. Rules absent here get defaults.
 	RuleOptions map[string]any
@@ -94,8 +75,8 @@ type Options struct {
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
 type Result struct {
-	Diagnostics []Diagnostic // what is left after suppressions
-	Problems    []Problem
+	Diagnostics []analyzer.Diagnostic // what is left after suppressions
+	Problems    []analyzer.Problem
 	Files       int // files checked (reported on)
 	Suppressed  int // findings dropped by noqa comments
 	// Noqa holds the suppression comments of every checked file, in input
@@ -105,7 +86,7 @@ type Result struct {
 	Stats *Stats
 	// RaiseSites are Project.RaiseSites: the records' raise sites in every
 	// loaded file (File.Report tells the checked ones).
-	RaiseSites []RaiseSite
+	RaiseSites []analyzer.RaiseSite
 }
 
 // Run loads every input, then runs the rules on the files to report on.
@@ -126,8 +107,8 @@ func Run(inputs []Input, opts Options) *Result {
 
 	start := time.Now()
 	demands := r.demands()
-	var project *Project
-	var indexProblem *Problem
+	var project *analyzer.Project
+	var indexProblem *analyzer.Problem
 	if demands == nil {
 		r.loadAll()
 		syntax.ReleaseMemory() // few trees are parsed from here on
@@ -185,20 +166,20 @@ type runner struct {
 	jobs     int
 	maxSize  int64
 	root     string
-	local    []*Rule // file-local rules, run in phase 1
-	global   []*Rule // the others, run in phase 2
-	ruleOpts map[*Rule]any
-	sections map[*Section]any
+	local    []*analyzer.Rule // file-local rules, run in phase 1
+	global   []*analyzer.Rule // the others, run in phase 2
+	ruleOpts map[*analyzer.Rule]any
+	sections map[*analyzer.Section]any
 	trees    *treeLoader
 	cache    *runCache // nil: no cache
 
-	files      []*File   // loaded (parsed or served by the cache)
-	pending    []*File   // read and pre-scanned, not loaded (demand-driven runs)
+	files      []*file   // loaded (parsed or served by the cache)
+	pending    []*file   // read and pre-scanned, not loaded (demand-driven runs)
 	scans      []scanned // phase 0 of a demand-driven run
 	readOK     []bool    // a demand-driven run could read the input
-	problems   [][]Problem
-	localDiags [][]Diagnostic
-	project    [][]Diagnostic // findings of the global rules
+	problems   [][]analyzer.Problem
+	localDiags [][]analyzer.Diagnostic
+	project    [][]analyzer.Diagnostic // findings of the global rules
 	sets       []*noqa.Set
 	sites      [][]records.Site
 	found      []*findingsEntry // the cached findings entry of each input, if valid
@@ -227,8 +208,8 @@ func newRunner(inputs []Input, opts Options) *runner {
 	r := &runner{inputs: inputs, opts: opts, jobs: jobs, maxSize: maxSize, root: root,
 		ruleOpts: ruleOptions(opts.Rules, opts.RuleOptions), sections: sectionOptions(opts.Rules, opts.SectionOptions),
 		trees: &treeLoader{},
-		files: make([]*File, n), pending: make([]*File, n), scans: make([]scanned, n), problems: make([][]Problem, n), localDiags: make([][]Diagnostic, n),
-		project: make([][]Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
+		files: make([]*file, n), pending: make([]*file, n), scans: make([]scanned, n), problems: make([][]analyzer.Problem, n), localDiags: make([][]analyzer.Diagnostic, n),
+		project: make([][]analyzer.Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
 		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
 		stats: &Stats{Jobs: jobs}}
 	r.local, r.global = splitRules(opts.Rules)
@@ -248,9 +229,15 @@ func (r *runner) mergeStats(w *workerStats) {
 
 // needProject decides which files the global rules must check: those to
 // report on whose findings the cache does not have for this very project.
-func (r *runner) needProject(p *Project) bool {
+func (r *runner) needProject(p *analyzer.Project) bool {
 	if r.cache != nil {
-		r.projectKey = projectKey(r.root, p.Files)
+		var loaded []*file // the project's files, in its order
+		for _, f := range r.files {
+			if f != nil {
+				loaded = append(loaded, f)
+			}
+		}
+		r.projectKey = projectKey(r.root, loaded)
 	}
 	need := false
 	for i, f := range r.files {
@@ -328,7 +315,7 @@ func (r *runner) save(i int, indexOK bool, ws *workerStats) {
 
 // finish is phase 3, sequential: a rule may report in another file than
 // the one it checks, so suppressions and line texts are looked up by path.
-func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
+func (r *runner) finish(project *analyzer.Project, indexProblem *analyzer.Problem) *Result {
 	// A demand-driven run checked every input it could read: the ones it
 	// did not load hold nothing its rules read.
 	checked := 0
@@ -355,18 +342,18 @@ func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
 	if indexProblem != nil {
 		res.Problems = append(res.Problems, *indexProblem)
 	}
-	var all []Diagnostic
+	var all []analyzer.Diagnostic
 	for i := range r.inputs {
 		all = append(all, r.localDiags[i]...)
 		all = append(all, r.project[i]...)
 	}
 	all = dropRecordDuplicates(all)
-	SortDiagnostics(all) // suppression usage is then recorded in output order
+	analyzer.SortDiagnostics(all) // suppression usage is then recorded in output order
 	lines := lineIndex{}
 	for _, d := range all {
 		i, ok := byPath[d.Path]
 		if ok {
-			d.LineText = lines.text(r.files[i], d.Start.Line)
+			d.LineText = lines.text(r.files[i].File, d.Start.Line)
 		}
 		if ok && r.sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
 			res.Suppressed++
@@ -381,7 +368,7 @@ func (r *runner) finish(project *Project, indexProblem *Problem) *Result {
 // record (a rule without a record of its own that cites one: SGL010) when
 // the rule written for that very record reports the same place: one
 // failure, one finding, from the rule that explains it best.
-func dropRecordDuplicates(ds []Diagnostic) []Diagnostic {
+func dropRecordDuplicates(ds []analyzer.Diagnostic) []analyzer.Diagnostic {
 	type place struct {
 		path, record string
 		line, col    int
@@ -405,7 +392,7 @@ func dropRecordDuplicates(ds []Diagnostic) []Diagnostic {
 	return out
 }
 
-func hasInternal(ps []Problem) bool {
+func hasInternal(ps []analyzer.Problem) bool {
 	for _, p := range ps {
 		if p.Internal {
 			return true
@@ -416,7 +403,7 @@ func hasInternal(ps []Problem) bool {
 
 // splitRules separates the file-local rules, run while files load, from
 // the rest, run once the project index exists.
-func splitRules(rules []*Rule) (local, global []*Rule) {
+func splitRules(rules []*analyzer.Rule) (local, global []*analyzer.Rule) {
 	for _, r := range rules {
 		if r.Local {
 			local = append(local, r)
@@ -430,42 +417,42 @@ func splitRules(rules []*Rule) (local, global []*Rule) {
 // checkFile runs rules on one file (project is nil for file-local rules).
 // A panicking rule loses only its own findings on that file; the problem
 // names the rule and the file.
-func checkFile(f *File, project *Project, rules []*Rule, set settings, problems *[]Problem, ws *workerStats) []Diagnostic {
-	state := &fileState{results: map[*Analysis]analysisResult{}, running: map[*Analysis]bool{}, stats: ws}
+func checkFile(f *file, project *analyzer.Project, rules []*analyzer.Rule, set settings, problems *[]analyzer.Problem, ws *workerStats) []analyzer.Diagnostic {
+	state := analyzer.NewFileState()
 	for _, r := range rules {
 		func() {
 			t0 := time.Now()
 			defer func() { ws.rules[r.ID] += time.Since(t0) }()
-			before := len(state.diags)
+			before := len(state.Diagnostics())
 			defer func() {
 				if v := recover(); v != nil {
-					state.diags = state.diags[:before]
-					*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+					state.Truncate(before)
+					*problems = append(*problems, analyzer.Problem{Path: f.Path, Internal: true,
 						Message: fmt.Sprintf("rule %s panicked: %v\n%s", r.ID, v, debug.Stack())})
 				}
 			}()
-			pass := &Pass{Rule: r, File: f, Project: project, state: state, options: set.rules[r], sections: set.sections}
+			pass := analyzer.NewPass(r, f.File, project, state, set.rules[r], set.sections)
 			if err := r.Run(pass); err != nil {
-				*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+				*problems = append(*problems, analyzer.Problem{Path: f.Path, Internal: true,
 					Message: fmt.Sprintf("rule %s: %v", r.ID, err)})
 			}
 		}()
 	}
-	return state.diags
+	return state.Diagnostics()
 }
 
 // settings are the resolved options of a run's rules and sections.
 type settings struct {
-	rules    map[*Rule]any
-	sections map[*Section]any
+	rules    map[*analyzer.Rule]any
+	sections map[*analyzer.Section]any
 }
 
 func (r *runner) settings() settings { return settings{r.ruleOpts, r.sections} }
 
 // ruleOptions resolves each rule's options once per run: the configured
 // value, else the rule's defaults. Passes share the value read-only.
-func ruleOptions(rules []*Rule, configured map[string]any) map[*Rule]any {
-	m := map[*Rule]any{}
+func ruleOptions(rules []*analyzer.Rule, configured map[string]any) map[*analyzer.Rule]any {
+	m := map[*analyzer.Rule]any{}
 	for _, r := range rules {
 		if v, ok := configured[r.ID]; ok {
 			m[r] = v
@@ -478,8 +465,8 @@ func ruleOptions(rules []*Rule, configured map[string]any) map[*Rule]any {
 
 // sectionOptions resolves the shared settings the rules read, once per
 // run: the configured value, else the section's defaults.
-func sectionOptions(rules []*Rule, configured map[string]any) map[*Section]any {
-	m := map[*Section]any{}
+func sectionOptions(rules []*analyzer.Rule, configured map[string]any) map[*analyzer.Section]any {
+	m := map[*analyzer.Section]any{}
 	for _, r := range rules {
 		for _, s := range r.Sections {
 			if _, done := m[s]; done {
@@ -532,29 +519,30 @@ func rootOf(inputs []Input) string {
 }
 
 // moduleOf is f's module name and whether it is a package's __init__.
-func moduleOf(root string, f *File) (string, bool) {
-	path := f.Abs
-	if path == "" {
-		path = f.Path
+func moduleOf(root, abs, path string) (string, bool) {
+	if abs == "" {
+		abs = path
 	}
-	return pymodel.ModuleName(root, path)
+	return pymodel.ModuleName(root, abs)
 }
 
 // buildIndex links the summaries of all loaded files, in input order (so
 // the index does not depend on scheduling). If linking panics, the run
 // goes on with an empty index and an internal problem.
-func buildIndex(files []*File) (ix *pymodel.Index, prob *Problem) { return buildIndexFrom(files, nil) }
+func buildIndex(files []*analyzer.File) (ix *pymodel.Index, prob *analyzer.Problem) {
+	return buildIndexFrom(files, nil)
+}
 
 // buildIndexFrom is buildIndex reusing what prev derived from the files
 // that did not change (pymodel.NewIndexFrom); prev may be nil.
-func buildIndexFrom(files []*File, prev *pymodel.Index) (ix *pymodel.Index, prob *Problem) {
+func buildIndexFrom(files []*analyzer.File, prev *pymodel.Index) (ix *pymodel.Index, prob *analyzer.Problem) {
 	var srcs []pymodel.SourceFile
 	for _, f := range files {
 		if f.Summary == nil {
 			continue
 		}
 		f.Model = int32(len(srcs))
-		srcs = append(srcs, pymodel.SourceFile{Path: f.Path, Module: f.Module, Package: f.pkg, Summary: f.Summary})
+		srcs = append(srcs, pymodel.SourceFile{Path: f.Path, Module: f.Module, Package: f.Package, Summary: f.Summary})
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -562,7 +550,7 @@ func buildIndexFrom(files []*File, prev *pymodel.Index) (ix *pymodel.Index, prob
 				f.Model = -1
 			}
 			ix = pymodel.NewIndex(nil)
-			prob = &Problem{Path: "(project model)", Internal: true,
+			prob = &analyzer.Problem{Path: "(project model)", Internal: true,
 				Message: fmt.Sprintf("project index panicked: %v\n%s", v, debug.Stack())}
 		}
 	}()
@@ -571,7 +559,7 @@ func buildIndexFrom(files []*File, prev *pymodel.Index) (ix *pymodel.Index, prob
 
 // newFlow gives the facts layer the trees of the loaded files, rebuilt
 // on demand when they are not in memory.
-func newFlow(p *Project) *pymodel.Flow {
+func newFlow(p *analyzer.Project) *pymodel.Flow {
 	return pymodel.NewFlow(p.Index, func(fi int32) *syntax.Tree {
 		if f := p.ModelFile(fi); f != nil {
 			return f.Tree()

@@ -1,6 +1,7 @@
-package analyzer
+package checker
 
 import (
+	"github.com/sglint/sglint/analyzer"
 	"slices"
 	"time"
 
@@ -30,11 +31,11 @@ const maxRounds = 16
 // demands returns the distinct demands of the run's project rules; nil
 // when the run loads every file: Options.Full, no project rule, or a
 // project rule without a demand.
-func (r *runner) demands() []*Demand {
+func (r *runner) demands() []*analyzer.Demand {
 	if r.opts.Full || len(r.global) == 0 {
 		return nil
 	}
-	var out []*Demand
+	var out []*analyzer.Demand
 	for _, rule := range r.global {
 		if rule.Demand == nil {
 			return nil
@@ -68,13 +69,13 @@ func (r *runner) loadSet(set []int) {
 }
 
 // newProject collects the loaded files and their raise sites.
-func (r *runner) newProject() *Project {
-	project := &Project{Root: r.root, Records: r.opts.Records}
+func (r *runner) newProject() *analyzer.Project {
+	project := &analyzer.Project{Root: r.root, Records: r.opts.Records}
 	for i, f := range r.files {
 		if f != nil {
-			project.Files = append(project.Files, f)
+			project.Files = append(project.Files, f.File)
 			for _, s := range r.sites[i] {
-				project.RaiseSites = append(project.RaiseSites, RaiseSite{File: f, Site: s})
+				project.RaiseSites = append(project.RaiseSites, analyzer.RaiseSite{File: f.File, Site: s})
 			}
 		}
 	}
@@ -92,15 +93,10 @@ func (r *runner) saveModels() {
 }
 
 // link builds the project index and the facts layer over the loaded files.
-func (r *runner) link(project *Project) *Problem {
-	var prob *Problem
+func (r *runner) link(project *analyzer.Project) *analyzer.Problem {
+	var prob *analyzer.Problem
 	project.Index, prob = buildIndex(project.Files)
-	project.byModel = make([]*File, len(project.Index.Files))
-	for _, f := range project.Files {
-		if f.Model >= 0 && int(f.Model) < len(project.byModel) {
-			project.byModel[f.Model] = f
-		}
-	}
+	project.LinkModel()
 	project.Flow = newFlow(project)
 	return prob
 }
@@ -131,7 +127,7 @@ func (r *runner) readAll() {
 			if r.cache != nil && in.Src == nil && in.Abs != "" {
 				if st, stamped = stampOf(in.Abs, in.Info); stamped {
 					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.older(rec.Written) {
-						mod, pkg := moduleOf(r.root, &File{Path: in.Path, Abs: in.Abs})
+						mod, pkg := moduleOf(r.root, in.Abs, in.Path)
 						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true}
 						continue
 					}
@@ -143,9 +139,9 @@ func (r *runner) readAll() {
 			}
 			r.pending[i] = f
 			t0 := time.Now()
-			unit := prescan.Scan(f.src)
+			unit := prescan.Scan(f.Src())
 			ws.prescan += time.Since(t0)
-			r.scans[i] = scanned{module: f.Module, pkg: f.pkg, hash: f.hash, unit: unit, ok: true}
+			r.scans[i] = scanned{module: f.Module, pkg: f.Package, hash: f.hash, unit: unit, ok: true}
 			if stamped {
 				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit})
 			}
@@ -155,23 +151,22 @@ func (r *runner) readAll() {
 }
 
 // prescan builds the demands' view of the inputs scanned.
-func (r *runner) prescan() *Scan {
+func (r *runner) prescan() *analyzer.Scan {
 	n := len(r.inputs)
 	units := make([]prescan.Unit, n)
-	sc := &Scan{modules: make([]string, n), sections: r.sections, rules: r.ruleOpts}
+	modules := make([]string, n)
 	for i, s := range r.scans {
 		if s.ok {
 			units[i] = prescan.Unit{Module: s.module, IsPackage: s.pkg, File: s.unit}
-			sc.modules[i] = s.module
+			modules[i] = s.module
 		}
 	}
-	sc.Units = prescan.NewProject(units)
-	return sc
+	return analyzer.NewScan(prescan.NewProject(units), modules, r.sections, r.ruleOpts)
 }
 
 // loadOnDemand is steps 0 to 2; start is reset when loading ends and
 // linking begins, for the stage times.
-func (r *runner) loadOnDemand(demands []*Demand, start *time.Time) (*Project, *Problem) {
+func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*analyzer.Project, *analyzer.Problem) {
 	var set []int
 	planned := false
 	// The quickest way: nothing on disk changed since the plan was made.
@@ -199,7 +194,7 @@ func (r *runner) loadOnDemand(demands []*Demand, start *time.Time) (*Project, *P
 			}
 		}
 	}
-	var sc *Scan
+	var sc *analyzer.Scan
 	if !planned { // a planned run needs no pre-scan: the plan is its result
 		sc = r.prescan()
 		set = r.seeds(sc, demands)
@@ -220,7 +215,7 @@ func (r *runner) loadOnDemand(demands []*Demand, start *time.Time) (*Project, *P
 		}
 		return project, r.link(project)
 	}
-	var prob *Problem
+	var prob *analyzer.Problem
 	for round := 1; ; round++ {
 		r.decodeSummaries()
 		prob = r.link(project)
@@ -252,7 +247,7 @@ func (r *runner) loadOnDemand(demands []*Demand, start *time.Time) (*Project, *P
 
 // seeds are the first inputs to load: the demands' seeds, and the inputs
 // named explicitly (a user who names a file expects it checked).
-func (r *runner) seeds(sc *Scan, demands []*Demand) []int {
+func (r *runner) seeds(sc *analyzer.Scan, demands []*analyzer.Demand) []int {
 	want := make([]bool, len(r.inputs))
 	for i, in := range r.inputs {
 		if in.Named {
@@ -279,7 +274,7 @@ func (r *runner) seeds(sc *Scan, demands []*Demand) []int {
 }
 
 // more maps the names the demands ask for to inputs read but not loaded.
-func (r *runner) more(sc *Scan, demands []*Demand, project *Project) []int {
+func (r *runner) more(sc *analyzer.Scan, demands []*analyzer.Demand, project *analyzer.Project) []int {
 	want := map[int]bool{}
 	for _, d := range demands {
 		if d.More == nil {
@@ -367,7 +362,7 @@ func (r *runner) replay(ps []planProblem) {
 	byAbs := r.absIndex()
 	for _, p := range ps {
 		if i, ok := byAbs[p.Input]; ok {
-			r.problems[i] = append(r.problems[i], Problem{Path: r.inputs[i].Path, Message: p.Message, Warning: p.Warning})
+			r.problems[i] = append(r.problems[i], analyzer.Problem{Path: r.inputs[i].Path, Message: p.Message, Warning: p.Warning})
 		}
 	}
 }

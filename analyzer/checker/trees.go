@@ -1,4 +1,4 @@
-package analyzer
+package checker
 
 import (
 	"sync"
@@ -19,7 +19,7 @@ type treeLoader struct {
 	busy     atomic.Int64 // nanoseconds spent rebuilding trees
 	// cached returns the packed tree of a file whose results came from the
 	// cache, nil if there is none.
-	cached func(f *File) []byte
+	cached func(f *file) []byte
 }
 
 // unpack rebuilds a packed tree; nil if the data does not decode (then the

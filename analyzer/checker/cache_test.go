@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/rules"
 )
@@ -40,26 +41,26 @@ func (p *project) write(name, content string) {
 	require.NoError(p.t, os.WriteFile(path, []byte(content), 0o644))
 }
 
-func (p *project) inputs() []analyzer.Input {
-	var in []analyzer.Input
+func (p *project) inputs() []checker.Input {
+	var in []checker.Input
 	_ = filepath.WalkDir(p.dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".py") {
 			rel, _ := filepath.Rel(p.dir, path)
-			in = append(in, analyzer.Input{Path: filepath.ToSlash(rel), Abs: path, Report: true})
+			in = append(in, checker.Input{Path: filepath.ToSlash(rel), Abs: path, Report: true})
 		}
 		return nil
 	})
-	slices.SortFunc(in, func(a, b analyzer.Input) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(in, func(a, b checker.Input) int { return strings.Compare(a.Path, b.Path) })
 	return in
 }
 
 // run checks the project with store (nil: no cache).
-func (p *project) run(store *cache.Store, rs []*analyzer.Rule, opts map[string]any) *analyzer.Result {
-	return analyzer.Run(p.inputs(), analyzer.Options{Rules: rs, Jobs: 2, Root: p.dir, Cache: store, RuleOptions: opts})
+func (p *project) run(store *cache.Store, rs []*analyzer.Rule, opts map[string]any) *checker.Result {
+	return checker.Run(p.inputs(), checker.Options{Rules: rs, Jobs: 2, Root: p.dir, Cache: store, RuleOptions: opts})
 }
 
 // outcome renders everything a run reports, for comparisons.
-func outcome(res *analyzer.Result) string {
+func outcome(res *checker.Result) string {
 	var b strings.Builder
 	for _, d := range res.Diagnostics {
 		fmt.Fprintf(&b, "%s:%d:%d-%d:%d %s %s [%s] %v %q\n", d.Path, d.Start.Line, d.Start.Column, d.End.Line, d.End.Column,
@@ -125,7 +126,7 @@ var startFiles = map[string]string{
 func TestCacheInvalidation(t *testing.T) {
 	p := newProject(t, startFiles)
 	store := openStore(t, t.TempDir(), "engine")
-	check := func(step string) *analyzer.Result {
+	check := func(step string) *checker.Result {
 		t.Helper()
 		want := outcome(p.run(nil, cacheRules, nil))
 		res := p.run(store, cacheRules, nil)
@@ -187,8 +188,8 @@ func TestCacheInvalidation(t *testing.T) {
 	for i := range in {
 		in[i].Path = "../x/" + in[i].Path
 	}
-	want = outcome(analyzer.Run(in, analyzer.Options{Rules: cacheRules, Jobs: 2, Root: p.dir}))
-	got := analyzer.Run(in, analyzer.Options{Rules: cacheRules, Jobs: 2, Root: p.dir, Cache: store})
+	want = outcome(checker.Run(in, checker.Options{Rules: cacheRules, Jobs: 2, Root: p.dir}))
+	got := checker.Run(in, checker.Options{Rules: cacheRules, Jobs: 2, Root: p.dir, Cache: store})
 	assert.Equal(t, want, outcome(got), "other display paths")
 	assert.Equal(t, 0, got.Stats.Cached, "findings carry display paths: they are computed again")
 }
@@ -311,7 +312,7 @@ func TestCacheWithRealRules(t *testing.T) {
 			all = append(all, r)
 		}
 	}
-	src := filepath.Join("..", "testdata", "rules")
+	src := filepath.Join("..", "..", "testdata", "rules")
 	dirs, err := os.ReadDir(src)
 	require.NoError(t, err)
 	for _, d := range dirs {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package analyzer
+package checker
 
 import (
 	"io"

@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"strconv"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -29,12 +30,12 @@ func callRule(id, name string) *analyzer.Rule {
 	}
 }
 
-func run(rules []*analyzer.Rule, files map[string]string) *analyzer.Result {
-	var inputs []analyzer.Input
+func run(rules []*analyzer.Rule, files map[string]string) *checker.Result {
+	var inputs []checker.Input
 	for path, src := range files {
-		inputs = append(inputs, analyzer.Input{Path: path, Src: []byte(src), Report: true})
+		inputs = append(inputs, checker.Input{Path: path, Src: []byte(src), Report: true})
 	}
-	return analyzer.Run(inputs, analyzer.Options{Rules: rules, Jobs: 2})
+	return checker.Run(inputs, checker.Options{Rules: rules, Jobs: 2})
 }
 
 func TestSuppressionsApplied(t *testing.T) {

@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -37,15 +38,15 @@ var localRule = &analyzer.Rule{ID: "SGL904", Name: "local", Local: true, Run: fu
 // Trees dropped after loading are parsed again on demand, identically: the
 // findings are those of a run that keeps every tree.
 func TestDroppedTreesParseAgain(t *testing.T) {
-	inputs := []analyzer.Input{
+	inputs := []checker.Input{
 		src("a.py", "def f(x):\n    return g(x)\n"),
 		src("b.py", "import a\nclass C:\n    def m(self):\n        return a.f(1)\n"),
 		src("c.py", "x = [i for i in range(3)]  # c\n"),
 	}
 	rules := []*analyzer.Rule{crossTreeRule, localRule}
 	for _, jobs := range []int{1, 3} {
-		kept := analyzer.Run(inputs, analyzer.Options{Rules: rules, Jobs: jobs, KeepTrees: true})
-		dropped := analyzer.Run(inputs, analyzer.Options{Rules: rules, Jobs: jobs})
+		kept := checker.Run(inputs, checker.Options{Rules: rules, Jobs: jobs, KeepTrees: true})
+		dropped := checker.Run(inputs, checker.Options{Rules: rules, Jobs: jobs})
 		require.Empty(t, kept.Problems)
 		require.Empty(t, dropped.Problems)
 		assert.Equal(t, kept.Diagnostics, dropped.Diagnostics)
@@ -54,13 +55,13 @@ func TestDroppedTreesParseAgain(t *testing.T) {
 		assert.Equal(t, 3, dropped.Stats.Unpacked, "each dropped tree is unpacked once, however many passes ask")
 		assert.Equal(t, 0, dropped.Stats.Reparsed)
 	}
-	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{localRule}, Jobs: 2})
+	res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{localRule}, Jobs: 2})
 	assert.Equal(t, "local nodes 18, project false", res.Diagnostics[0].Message)
 	assert.Equal(t, 0, res.Stats.Reparsed+res.Stats.Unpacked, "file-local rules run before trees are dropped")
 	assert.Zero(t, res.Stats.Summarize, "no project rule: no file is summarised")
 	assert.Zero(t, res.Stats.Pack, "no project rule: no tree is packed")
 
-	res = analyzer.Run(inputs, analyzer.Options{Rules: rules, Jobs: 2})
+	res = checker.Run(inputs, checker.Options{Rules: rules, Jobs: 2})
 	assert.Positive(t, res.Stats.Summarize)
 	assert.Positive(t, res.Stats.Pack)
 }
@@ -72,7 +73,7 @@ func TestTreeAfterRun(t *testing.T) {
 		files = p.Project.Files
 		return nil
 	}}
-	analyzer.Run([]analyzer.Input{src("a.py", "x = 1\n")}, analyzer.Options{Rules: []*analyzer.Rule{keep}, Jobs: 1})
+	checker.Run([]checker.Input{src("a.py", "x = 1\n")}, checker.Options{Rules: []*analyzer.Rule{keep}, Jobs: 1})
 	require.Len(t, files, 1)
 	tr := files[0].Tree()
 	assert.Equal(t, "x = 1", tr.Line(1))
@@ -93,7 +94,7 @@ func TestModelFile(t *testing.T) {
 		assert.Nil(t, p.Project.ModelFile(int32(len(p.Project.Files))))
 		return nil
 	}}
-	analyzer.Run([]analyzer.Input{src("a.py", "x = 1\n"), src("b.py", "def f(:\n"), src("c.py", "y = 2\n")},
-		analyzer.Options{Rules: []*analyzer.Rule{probe}, Jobs: 1})
+	checker.Run([]checker.Input{src("a.py", "x = 1\n"), src("b.py", "def f(:\n"), src("c.py", "y = 2\n")},
+		checker.Options{Rules: []*analyzer.Rule{probe}, Jobs: 1})
 	assert.Equal(t, 9, checked)
 }

@@ -1,8 +1,9 @@
-package analyzer
+package checker
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/sglint/sglint/analyzer"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -33,8 +34,8 @@ type Session struct {
 	parser *syntax.Parser
 	z      pymodel.Summarizer
 
-	project      *Project // the linked project; nil once a file changed
-	indexProblem *Problem
+	project      *analyzer.Project // the linked project; nil once a file changed
+	indexProblem *analyzer.Problem
 	lastIndex    *pymodel.Index // the last index linked, whose per-file parts the next one reuses
 	loadStats    *Stats
 }
@@ -42,14 +43,14 @@ type Session struct {
 // slot is one file of a session.
 type slot struct {
 	in       Input
-	file     *File // nil when it could not be loaded (problems say why)
+	file     *file // nil when it could not be loaded (problems say why)
 	sites    []records.Site
-	problems []Problem // problems met loading it
+	problems []analyzer.Problem // problems met loading it
 
 	// What depends on the file's content alone, filled at its first check.
 	checked       bool
-	local         []Diagnostic // findings of the file-local rules
-	localProblems []Problem
+	local         []analyzer.Diagnostic // findings of the file-local rules
+	localProblems []analyzer.Problem
 	directives    []*noqa.Directive // copied into a fresh set at each check
 }
 
@@ -115,8 +116,8 @@ func (s *Session) Close() {
 func (s *Session) LoadStats() *Stats { return s.loadStats }
 
 // LoadProblems are the problems met loading the files, in path order.
-func (s *Session) LoadProblems() []Problem {
-	var out []Problem
+func (s *Session) LoadProblems() []analyzer.Problem {
+	var out []analyzer.Problem
 	for _, sl := range s.slots {
 		out = append(out, sl.problems...)
 	}
@@ -142,7 +143,7 @@ func (s *Session) Has(path string) bool { return s.byPath[path] != nil }
 // (lone carriage returns read as line feeds), nil if it is not loaded.
 func (s *Session) Source(path string) []byte {
 	if sl := s.byPath[path]; sl != nil && sl.file != nil {
-		return sl.file.src
+		return sl.file.Src()
 	}
 	return nil
 }
@@ -151,7 +152,7 @@ func (s *Session) Source(path string) []byte {
 // one loaded or adding it; with in.Src nil it reads in.Abs. The file is
 // parsed and summarised now; the index is linked again at the next Check.
 // It returns the problems met loading it.
-func (s *Session) Set(in Input) []Problem {
+func (s *Session) Set(in Input) []analyzer.Problem {
 	in.Report = false
 	sl := &slot{in: in}
 	s.loadOne(sl)
@@ -173,7 +174,7 @@ func (s *Session) loadOne(sl *slot) {
 			sl.file, sl.sites = nil, nil
 			s.parser = syntax.NewParser() // the old one may be half-way through a parse
 			s.z = pymodel.Summarizer{}
-			sl.problems = append(sl.problems, Problem{Path: sl.in.Path, Internal: true,
+			sl.problems = append(sl.problems, analyzer.Problem{Path: sl.in.Path, Internal: true,
 				Message: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())})
 		}
 	}()
@@ -184,12 +185,12 @@ func (s *Session) loadOne(sl *slot) {
 	}
 	tree, err := s.parser.Parse(src)
 	if err != nil {
-		sl.problems = append(sl.problems, Problem{Path: sl.in.Path, Message: err.Error()})
+		sl.problems = append(sl.problems, analyzer.Problem{Path: sl.in.Path, Message: err.Error()})
 		return
 	}
-	f := &File{Path: sl.in.Path, Abs: sl.in.Abs, Model: -1, src: src, trees: s.r.trees}
-	f.Module, f.pkg = moduleOf(s.r.root, f)
-	f.tree.Store(tree)
+	f := newFile(sl.in.Path, sl.in.Abs, false, src, s.r.trees)
+	f.Module, f.Package = moduleOf(s.r.root, sl.in.Abs, sl.in.Path)
+	f.SetTree(tree)
 	if len(s.r.global) > 0 {
 		summarize(&s.z, f, &sl.problems)
 	}
@@ -240,8 +241,8 @@ func (s *Session) Check(paths []string) *Result {
 
 	start = time.Now()
 	unpacked, reparsed, rebuild := r.trees.unpacked.Load(), r.trees.reparse.Load(), r.trees.busy.Load()
-	diags := make([][]Diagnostic, len(check))
-	problems := make([][]Problem, len(check))
+	diags := make([][]analyzer.Diagnostic, len(check))
+	problems := make([][]analyzer.Problem, len(check))
 	sets := make([]*noqa.Set, len(check))
 	parallel(len(check), r.jobs, func(next <-chan int) {
 		ws := newWorkerStats()
@@ -261,7 +262,7 @@ func (s *Session) Check(paths []string) *Result {
 	for _, sl := range asked {
 		res.Problems = append(res.Problems, sl.problems...)
 	}
-	var all []Diagnostic
+	var all []analyzer.Diagnostic
 	for i, sl := range check {
 		setOf[sl.in.Path] = sets[i]
 		res.Problems = append(res.Problems, sl.localProblems...)
@@ -272,11 +273,11 @@ func (s *Session) Check(paths []string) *Result {
 		res.Problems = append(res.Problems, *s.indexProblem)
 	}
 	all = dropRecordDuplicates(all)
-	SortDiagnostics(all)
+	analyzer.SortDiagnostics(all)
 	lines := lineIndex{}
 	for _, d := range all {
 		if sl := s.byPath[d.Path]; sl != nil && sl.file != nil {
-			d.LineText = lines.text(sl.file, d.Start.Line)
+			d.LineText = lines.text(sl.file.File, d.Start.Line)
 		}
 		// As in Run, a finding in a file not checked is not suppressed:
 		// callers report only on the files they asked for.
@@ -293,7 +294,7 @@ func (s *Session) Check(paths []string) *Result {
 // checkSlot runs every rule on one file. The file-local findings and the
 // suppression comments depend on the content alone: they are computed at
 // the file's first check and reused.
-func (s *Session) checkSlot(sl *slot, ws *workerStats, diags *[]Diagnostic, problems *[]Problem, set **noqa.Set) {
+func (s *Session) checkSlot(sl *slot, ws *workerStats, diags *[]analyzer.Diagnostic, problems *[]analyzer.Problem, set **noqa.Set) {
 	f := sl.file
 	defer recoverInto(problems, f.Path)
 	if !sl.checked {
@@ -314,26 +315,21 @@ func (s *Session) checkSlot(sl *slot, ws *workerStats, diags *[]Diagnostic, prob
 // link builds the project of the files loaded now: the index of their
 // summaries (when a rule reads the project) and their raise sites.
 func (s *Session) link() {
-	p := &Project{Root: s.r.root, Records: s.r.opts.Records}
+	p := &analyzer.Project{Root: s.r.root, Records: s.r.opts.Records}
 	for _, sl := range s.slots {
 		if sl.file == nil {
 			continue
 		}
-		p.Files = append(p.Files, sl.file)
+		p.Files = append(p.Files, sl.file.File)
 		for _, site := range sl.sites {
-			p.RaiseSites = append(p.RaiseSites, RaiseSite{File: sl.file, Site: site})
+			p.RaiseSites = append(p.RaiseSites, analyzer.RaiseSite{File: sl.file.File, Site: site})
 		}
 	}
 	s.indexProblem = nil
 	if len(s.r.global) > 0 {
 		p.Index, s.indexProblem = buildIndexFrom(p.Files, s.lastIndex)
 		s.lastIndex = p.Index
-		p.byModel = make([]*File, len(p.Index.Files))
-		for _, f := range p.Files {
-			if f.Summary != nil && f.Model >= 0 && int(f.Model) < len(p.byModel) {
-				p.byModel[f.Model] = f
-			}
-		}
+		p.LinkModel()
 		p.Flow = newFlow(p)
 	}
 	s.project = p

@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -44,22 +45,22 @@ var boomRule = &analyzer.Rule{ID: "SGL900", Name: "boom", Requires: []*analyzer.
 		return nil
 	}}
 
-func src(path, code string) analyzer.Input {
-	return analyzer.Input{Path: path, Src: []byte(code), Report: true}
+func src(path, code string) checker.Input {
+	return checker.Input{Path: path, Src: []byte(code), Report: true}
 }
 
 // A panic in one rule on one file becomes an internal-error problem naming
 // the file and the rule; that rule's findings on that file are dropped, and
 // every other rule and file is still checked.
 func TestPanicIsContained(t *testing.T) {
-	inputs := []analyzer.Input{
+	inputs := []checker.Input{
 		src("a.py", "x = 1\n"),
 		src("boom_rule.py", "y = 2\n"),
 		src("boom_analysis.py", "z = 3\n"),
 		src("b.py", "w = 4\n"),
 	}
 	for _, jobs := range []int{1, 2, 4} {
-		res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{boomRule, moduleRule}, Jobs: jobs})
+		res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{boomRule, moduleRule}, Jobs: jobs})
 
 		require.Len(t, res.Problems, 2)
 		for i, want := range []struct{ path, msg string }{
@@ -100,11 +101,11 @@ func TestLoadRefusesBadInput(t *testing.T) {
 		return p
 	}
 	bigPath := write("big.py", nil)
-	require.NoError(t, os.Truncate(bigPath, analyzer.DefaultMaxFileSize+1)) // sparse: no real 32 MiB write
+	require.NoError(t, os.Truncate(bigPath, checker.DefaultMaxFileSize+1)) // sparse: no real 32 MiB write
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "x.py"), 0o755))
-	onDisk := func(name, abs string) analyzer.Input { return analyzer.Input{Path: name, Abs: abs, Report: true} }
+	onDisk := func(name, abs string) checker.Input { return checker.Input{Path: name, Abs: abs, Report: true} }
 
-	inputs := []analyzer.Input{
+	inputs := []checker.Input{
 		onDisk("nul.py", write("nul.py", []byte("x = 1\nimport os\x00\x01\x02\n"))),
 		onDisk("big.py", bigPath),
 		onDisk("x.py", filepath.Join(dir, "x.py")),
@@ -112,7 +113,7 @@ func TestLoadRefusesBadInput(t *testing.T) {
 		src("stdin.py", "\x00"),
 		src("ok.py", "x = 1\n"),
 	}
-	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{moduleRule}})
+	res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{moduleRule}})
 	var got []string
 	for _, p := range res.Problems {
 		got = append(got, p.String())
@@ -130,8 +131,8 @@ func TestLoadRefusesBadInput(t *testing.T) {
 }
 
 func TestMaxFileSize(t *testing.T) {
-	opts := analyzer.Options{Rules: []*analyzer.Rule{moduleRule}, MaxFileSize: 10}
-	res := analyzer.Run([]analyzer.Input{src("small.py", "x = 1\n"), src("large.py", "x = 123456\n")}, opts)
+	opts := checker.Options{Rules: []*analyzer.Rule{moduleRule}, MaxFileSize: 10}
+	res := checker.Run([]checker.Input{src("small.py", "x = 1\n"), src("large.py", "x = 123456\n")}, opts)
 	require.Len(t, res.Problems, 1)
 	assert.Equal(t, "large.py: warning: file too large (11 bytes, over the 10 bytes limit), skipped", res.Problems[0].String())
 
@@ -143,7 +144,7 @@ func TestMaxFileSize(t *testing.T) {
 	require.NoError(t, err)
 	go func() { w.Write([]byte(strings.Repeat("#", 1000))); w.Close() }()
 	defer r.Close()
-	res = analyzer.Run([]analyzer.Input{{Path: "pipe.py", Abs: "/dev/fd/" + strconv.Itoa(int(r.Fd())), Report: true}}, opts)
+	res = checker.Run([]checker.Input{{Path: "pipe.py", Abs: "/dev/fd/" + strconv.Itoa(int(r.Fd())), Report: true}}, opts)
 	require.Len(t, res.Problems, 1)
 	assert.Equal(t, "pipe.py: warning: file too large (over the 10 bytes limit), skipped", res.Problems[0].String())
 }
@@ -161,8 +162,8 @@ var identRule = &analyzer.Rule{ID: "SGL902", Name: "ident", Run: func(p *analyze
 
 // Python reads a lone CR as a line end; so do positions.
 func TestLoneCarriageReturn(t *testing.T) {
-	res := analyzer.Run([]analyzer.Input{src("cr.py", "a = 1\rb = 2\r\nc = 3\r\r\nd\r")},
-		analyzer.Options{Rules: []*analyzer.Rule{identRule}})
+	res := checker.Run([]checker.Input{src("cr.py", "a = 1\rb = 2\r\nc = 3\r\r\nd\r")},
+		checker.Options{Rules: []*analyzer.Rule{identRule}})
 	require.Empty(t, res.Problems)
 	var got []string
 	for _, d := range res.Diagnostics {
@@ -208,20 +209,20 @@ var modelRule = &analyzer.Rule{ID: "SGL902", Name: "model", Run: func(p *analyze
 // imports and bases resolve across files, and the outcome is the same for
 // any number of workers.
 func TestProjectModel(t *testing.T) {
-	root := filepath.Join("..", "testdata", "model", "kvproj")
-	var inputs []analyzer.Input
+	root := filepath.Join("..", "..", "testdata", "model", "kvproj")
+	var inputs []checker.Input
 	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
 			abs, _ := filepath.Abs(p)
 			rel, _ := filepath.Rel(root, p)
 			// Only the mori file is reported on; the rest is context.
-			inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: strings.Contains(rel, "mori")})
+			inputs = append(inputs, checker.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: strings.Contains(rel, "mori")})
 		}
 		return err
 	}))
 	var first []string
 	for _, jobs := range []int{1, 2, 3} {
-		res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{modelRule}, Jobs: jobs})
+		res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{modelRule}, Jobs: jobs})
 		require.Empty(t, res.Problems)
 		var got []string
 		for _, d := range res.Diagnostics {
@@ -269,17 +270,17 @@ var flowRule = &analyzer.Rule{ID: "SGL903", Name: "flow", Run: func(p *analyzer.
 }}
 
 func TestProjectFlow(t *testing.T) {
-	root := filepath.Join("..", "testdata", "model", "kvproj")
-	var inputs []analyzer.Input
+	root := filepath.Join("..", "..", "testdata", "model", "kvproj")
+	var inputs []checker.Input
 	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
 			abs, _ := filepath.Abs(p)
 			rel, _ := filepath.Rel(root, p)
-			inputs = append(inputs, analyzer.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: true})
+			inputs = append(inputs, checker.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: true})
 		}
 		return err
 	}))
-	res := analyzer.Run(inputs, analyzer.Options{Rules: []*analyzer.Rule{flowRule}, Jobs: 2})
+	res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{flowRule}, Jobs: 2})
 	require.Empty(t, res.Problems)
 	var got []string
 	for _, d := range res.Diagnostics {

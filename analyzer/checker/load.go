@@ -1,9 +1,10 @@
-package analyzer
+package checker
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/sglint/sglint/analyzer"
 	"io"
 	"os"
 	"runtime/debug"
@@ -19,7 +20,7 @@ import (
 // noise: a NUL byte (binary data; CPython refuses such source too) or a
 // size over maxSize. Invalid UTF-8 is parsed anyway and left to SGL000,
 // which reports where it is. Lone carriage returns are read as line feeds.
-func readSource(in Input, maxSize int64, ws *workerStats) ([]byte, *Problem) {
+func readSource(in Input, maxSize int64, ws *workerStats) ([]byte, *analyzer.Problem) {
 	src := in.Src
 	if src == nil {
 		t0 := time.Now()
@@ -40,7 +41,7 @@ func readSource(in Input, maxSize int64, ws *workerStats) ([]byte, *Problem) {
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		pos := syntax.PosIn(src, syntax.LineStarts(src[:i]), i)
-		return nil, &Problem{Path: in.Path, Warning: true,
+		return nil, &analyzer.Problem{Path: in.Path, Warning: true,
 			Message: fmt.Sprintf("binary file (NUL byte at %d:%d), skipped", pos.Line, pos.Column)}
 	}
 	return loneCRToLF(src), nil
@@ -87,14 +88,14 @@ func nextCR(src []byte, from int) int {
 // platform allows it (read_unix.go) it uses plain system calls: os.Open
 // also registers every file with the network poller, five extra calls per
 // file that made reading a tenth of a warm run.
-func readFile(in Input, maxSize int64) ([]byte, *Problem) {
+func readFile(in Input, maxSize int64) ([]byte, *analyzer.Problem) {
 	f, info, err := openSource(in.Abs)
 	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 	}
 	defer f.Close()
 	if info.dir {
-		return nil, &Problem{Path: in.Path, Message: "cannot read: is a directory"}
+		return nil, &analyzer.Problem{Path: in.Path, Message: "cannot read: is a directory"}
 	}
 	if info.regular && info.size > maxSize {
 		return nil, tooLarge(in, info.size, maxSize)
@@ -105,7 +106,7 @@ func readFile(in Input, maxSize int64) ([]byte, *Problem) {
 	}
 	b, err := readAtMost(f, hint, maxSize+1)
 	if err != nil {
-		return nil, &Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 	}
 	return b, nil
 }
@@ -138,12 +139,12 @@ func readAtMost(r io.Reader, hint, limit int64) ([]byte, error) {
 }
 
 // tooLarge is the warning for a file over the limit; size < 0 if unknown.
-func tooLarge(in Input, size, maxSize int64) *Problem {
+func tooLarge(in Input, size, maxSize int64) *analyzer.Problem {
 	msg := fmt.Sprintf("file too large (over the %s limit), skipped", byteSize(maxSize))
 	if size >= 0 {
 		msg = fmt.Sprintf("file too large (%d bytes, over the %s limit), skipped", size, byteSize(maxSize))
 	}
-	return &Problem{Path: in.Path, Warning: true, Message: msg}
+	return &analyzer.Problem{Path: in.Path, Warning: true, Message: msg}
 }
 
 // byteSize formats a limit in the largest binary unit that divides it.
@@ -164,9 +165,9 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func recoverInto(problems *[]Problem, path string) {
+func recoverInto(problems *[]analyzer.Problem, path string) {
 	if v := recover(); v != nil {
-		*problems = append(*problems, Problem{Path: path, Internal: true,
+		*problems = append(*problems, analyzer.Problem{Path: path, Internal: true,
 			Message: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())})
 	}
 }
@@ -195,7 +196,7 @@ func (w *worker) close() {
 
 // read reads input i into a File (and hashes it when the run has a
 // cache); nil when it cannot be checked (the problem is recorded).
-func (r *runner) read(i int, ws *workerStats) *File {
+func (r *runner) read(i int, ws *workerStats) *file {
 	in := r.inputs[i]
 	defer recoverInto(&r.problems[i], in.Path)
 	src, prob := readSource(in, r.maxSize, ws)
@@ -203,8 +204,8 @@ func (r *runner) read(i int, ws *workerStats) *File {
 		r.problems[i] = append(r.problems[i], *prob)
 		return nil
 	}
-	f := &File{Path: in.Path, Abs: in.Abs, Report: in.Report, Model: -1, src: src, trees: r.trees}
-	f.Module, f.pkg = moduleOf(r.root, f)
+	f := newFile(in.Path, in.Abs, in.Report, src, r.trees)
+	f.Module, f.Package = moduleOf(r.root, in.Abs, in.Path)
 	if r.cache != nil {
 		t0 := time.Now()
 		f.hash = sha256.Sum256(src)
@@ -227,7 +228,7 @@ func (r *runner) load(w *worker, i int) {
 			return
 		}
 	}
-	src := f.src
+	src := f.Src()
 	r.files[i] = f
 
 	cached := r.cache != nil && f.Abs != "" && in.Src == nil // not standard input: the file on disk may differ
@@ -255,10 +256,10 @@ func (r *runner) load(w *worker, i int) {
 
 	tree, err := w.parser.ParseReusing(src, reuse)
 	if err != nil {
-		r.problems[i] = append(r.problems[i], Problem{Path: in.Path, Message: err.Error()})
+		r.problems[i] = append(r.problems[i], analyzer.Problem{Path: in.Path, Message: err.Error()})
 		return
 	}
-	f.tree.Store(tree)
+	f.SetTree(tree)
 	// Without project rules nothing reads a summary or a tree after this
 	// (unless a cache keeps them for later runs): a run of file-local rules
 	// alone (--select SGL000) costs little more than parsing.
@@ -287,7 +288,7 @@ func (r *runner) load(w *worker, i int) {
 		r.cache.saveModel(f, set, r.sites[i], w.ws)
 	}
 	if !needModel && !r.opts.KeepTrees {
-		f.tree.Store(nil) // File.Tree parses again if anyone asks
+		f.DropTree(nil) // File.Tree parses again if anyone asks
 		w.scratch = tree
 	} else if !r.opts.KeepTrees {
 		t0 := time.Now()
@@ -302,11 +303,11 @@ func (r *runner) load(w *worker, i int) {
 
 // parseNoqa reads a file's suppression comments; a failure costs only the
 // suppressions, and is reported as an internal error.
-func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
+func parseNoqa(f *file, problems *[]analyzer.Problem) (s *noqa.Set) {
 	defer func() {
 		if v := recover(); v != nil {
 			s = nil
-			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+			*problems = append(*problems, analyzer.Problem{Path: f.Path, Internal: true,
 				Message: fmt.Sprintf("reading noqa comments panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()
@@ -317,12 +318,12 @@ func parseNoqa(f *File, problems *[]Problem) (s *noqa.Set) {
 
 // summarize fills f's summary. A panic in the model costs the file its
 // summary (an internal problem), not its rules.
-func summarize(z *pymodel.Summarizer, f *File, problems *[]Problem) {
+func summarize(z *pymodel.Summarizer, f *file, problems *[]analyzer.Problem) {
 	defer func() {
 		if v := recover(); v != nil {
 			f.Summary = nil
 			*z = pymodel.Summarizer{} // its buffers may be half-written
-			*problems = append(*problems, Problem{Path: f.Path, Internal: true,
+			*problems = append(*problems, analyzer.Problem{Path: f.Path, Internal: true,
 				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()

@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"os"
@@ -8,16 +8,17 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/internal/stdlib"
 	"github.com/sglint/sglint/rules"
 )
 
 // stdlibInputs lists the machine's Python standard library without its
 // test folders (the corpus of issue 8's targets) as inputs to report on.
-func stdlibInputs(b *testing.B) (root string, in []analyzer.Input) {
+func stdlibInputs(b *testing.B) (root string, in []checker.Input) {
 	root, files := stdlib.Corpus(b, false)
 	for _, f := range files {
-		in = append(in, analyzer.Input{Path: f.Rel, Abs: f.Abs, Report: true})
+		in = append(in, checker.Input{Path: f.Rel, Abs: f.Abs, Report: true})
 	}
 	return root, in
 }
@@ -33,7 +34,7 @@ func defaultRules() []*analyzer.Rule {
 }
 
 // report adds a run's stage timings to the benchmark's output, per op.
-func report(b *testing.B, st *analyzer.Stats) {
+func report(b *testing.B, st *checker.Stats) {
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
 	b.ReportMetric(ms(st.LoadWall), "load-ms")
 	b.ReportMetric(ms(st.Parse), "parse-busy-ms")
@@ -51,11 +52,11 @@ func report(b *testing.B, st *analyzer.Stats) {
 func BenchmarkRunStdlib(b *testing.B) {
 	root, in := stdlibInputs(b)
 	rs := defaultRules()
-	opts := analyzer.Options{Rules: rs, Jobs: 2, Root: root}
+	opts := checker.Options{Rules: rs, Jobs: 2, Root: root}
 	b.Run("cold", func(b *testing.B) {
-		var st *analyzer.Stats
+		var st *checker.Stats
 		for b.Loop() {
-			st = analyzer.Run(in, opts).Stats
+			st = checker.Run(in, opts).Stats
 		}
 		report(b, st)
 	})
@@ -66,10 +67,10 @@ func BenchmarkRunStdlib(b *testing.B) {
 		}
 		opts := opts
 		opts.Cache = store
-		analyzer.Run(in, opts)
+		checker.Run(in, opts)
 		b.ResetTimer()
 		for b.Loop() {
-			if st := analyzer.Run(in, opts).Stats; st.Parsed != 0 {
+			if st := checker.Run(in, opts).Stats; st.Parsed != 0 {
 				b.Fatalf("warm run parsed %d files", st.Parsed)
 			}
 		}
@@ -94,17 +95,17 @@ func BenchmarkRunStdlib(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		in := append([]analyzer.Input(nil), in...)
+		in := append([]checker.Input(nil), in...)
 		opts := opts
 		opts.Cache = store
-		analyzer.Run(in, opts)
+		checker.Run(in, opts)
 		n := 0
-		var st *analyzer.Stats
+		var st *checker.Stats
 		b.ResetTimer()
 		for b.Loop() {
 			n++
 			in[edited].Src = append(append([]byte(nil), src...), strings.Repeat("\ndef _edit(): pass\n", n)...)
-			st = analyzer.Run(in, opts).Stats
+			st = checker.Run(in, opts).Stats
 		}
 		report(b, st)
 	})

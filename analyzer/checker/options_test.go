@@ -1,4 +1,4 @@
-package analyzer_test
+package checker_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -32,14 +33,14 @@ var wordRule = &analyzer.Rule{
 
 func TestPassOptionsDefaultsAndConfigured(t *testing.T) {
 	src := []byte("default = 1\r\nif True:\n    custom  =  2\n")
-	in := []analyzer.Input{{Path: "a.py", Src: src, Report: true}}
+	in := []checker.Input{{Path: "a.py", Src: src, Report: true}}
 
-	res := analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{wordRule}, Jobs: 1})
+	res := checker.Run(in, checker.Options{Rules: []*analyzer.Rule{wordRule}, Jobs: 1})
 	require.Len(t, res.Diagnostics, 1)
 	assert.Equal(t, 1, res.Diagnostics[0].Start.Line)
 	assert.Equal(t, "default = 1", res.Diagnostics[0].LineText, "CR of a CRLF line is dropped")
 
-	res = analyzer.Run(in, analyzer.Options{Rules: []*analyzer.Rule{wordRule}, Jobs: 1,
+	res = checker.Run(in, checker.Options{Rules: []*analyzer.Rule{wordRule}, Jobs: 1,
 		RuleOptions: map[string]any{"SGL990": &limitOptions{Word: "custom"}}})
 	require.Len(t, res.Diagnostics, 1)
 	assert.Equal(t, 3, res.Diagnostics[0].Start.Line)
@@ -56,16 +57,16 @@ func TestOptionsOf(t *testing.T) {
 			return nil
 		},
 	}
-	in := []analyzer.Input{{Path: "a.py", Src: []byte("x = 1\n"), Report: true}}
+	in := []checker.Input{{Path: "a.py", Src: []byte("x = 1\n"), Report: true}}
 	run := func(hook func() any, configured any) *limitOptions {
 		t.Helper()
 		got = nil
 		rule.Options = hook
-		opts := analyzer.Options{Rules: []*analyzer.Rule{rule}, Jobs: 1}
+		opts := checker.Options{Rules: []*analyzer.Rule{rule}, Jobs: 1}
 		if configured != nil {
 			opts.RuleOptions = map[string]any{rule.ID: configured}
 		}
-		res := analyzer.Run(in, opts)
+		res := checker.Run(in, opts)
 		require.Empty(t, res.Problems)
 		require.NotNil(t, got, "the rule ran")
 		return got

@@ -1,9 +1,10 @@
-package analyzer
+package checker
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"github.com/sglint/sglint/analyzer"
 	"os"
 	"slices"
 	"strings"
@@ -58,7 +59,7 @@ type runCache struct {
 	root    string
 	config  []byte // hash of the rule selection, options and records
 	records []byte // hash of the records
-	rules   map[string]*Rule
+	rules   map[string]*analyzer.Rule
 	// readOnly: records are read, never buffered for writing (a store
 	// opened read-only, or a Session).
 	readOnly bool
@@ -280,18 +281,18 @@ type diagEntry struct {
 	Message    string
 	Function   string
 	Record     string
-	Related    []Related
+	Related    []analyzer.Related
 	Severity   int8 // -1: the rule's
 }
 
 // newRunCache prepares the keys of a run, or returns nil when the
 // configuration cannot be hashed (an option type json cannot encode):
 // such a run is not cached.
-func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*Rule]any, sections map[*Section]any, recs *records.Set) *runCache {
+func newRunCache(store *cache.Store, root string, rules []*analyzer.Rule, ruleOpts map[*analyzer.Rule]any, sections map[*analyzer.Section]any, recs *records.Set) *runCache {
 	if store == nil {
 		return nil
 	}
-	rc := &runCache{store: store, root: root, rules: map[string]*Rule{}, readOnly: store.ReadOnly()}
+	rc := &runCache{store: store, root: root, rules: map[string]*analyzer.Rule{}, readOnly: store.ReadOnly()}
 	var recHash []byte
 	if recs.Len() > 0 {
 		b, err := json.Marshal(recs.Records)
@@ -330,11 +331,11 @@ func newRunCache(store *cache.Store, root string, rules []*Rule, ruleOpts map[*R
 
 // projectKey identifies the loaded project: every file's paths, module
 // and content.
-func projectKey(root string, files []*File) [32]byte {
+func projectKey(root string, files []*file) [32]byte {
 	parts := [][]byte{[]byte("project " + entryVersion), []byte(root)}
 	for _, f := range files {
 		pkg := []byte{0}
-		if f.pkg {
+		if f.Package {
 			pkg[0] = 1
 		}
 		parts = append(parts, []byte(f.Path), []byte(f.Abs), []byte(f.Module), pkg, f.hash[:])
@@ -343,7 +344,7 @@ func projectKey(root string, files []*File) [32]byte {
 }
 
 // loadModel returns f's model record if it matches f's content.
-func (rc *runCache) loadModel(f *File, ws *workerStats) *modelEntry {
+func (rc *runCache) loadModel(f *file, ws *workerStats) *modelEntry {
 	b := rc.models.getData(rc.store, f.Abs, ws)
 	if b == nil {
 		return nil
@@ -356,7 +357,7 @@ func (rc *runCache) loadModel(f *File, ws *workerStats) *modelEntry {
 }
 
 // loadSummary returns f's cached summary if it matches f's content.
-func (rc *runCache) loadSummary(f *File, ws *workerStats) *pymodel.Summary {
+func (rc *runCache) loadSummary(f *file, ws *workerStats) *pymodel.Summary {
 	b := rc.summaries.getData(rc.store, f.Abs, ws)
 	if b == nil {
 		return nil
@@ -371,7 +372,7 @@ func (rc *runCache) loadSummary(f *File, ws *workerStats) *pymodel.Summary {
 
 // loadFindings returns f's findings record if it matches f's content and
 // display path.
-func (rc *runCache) loadFindings(f *File, ws *workerStats) *findingsEntry {
+func (rc *runCache) loadFindings(f *file, ws *workerStats) *findingsEntry {
 	b := rc.findings.getData(rc.store, f.Abs, ws)
 	if b == nil {
 		return nil
@@ -390,7 +391,7 @@ func (rc *runCache) loadFindings(f *File, ws *workerStats) *findingsEntry {
 }
 
 // saveModel records f's model and summary.
-func (rc *runCache) saveModel(f *File, set *noqa.Set, sites []records.Site, ws *workerStats) {
+func (rc *runCache) saveModel(f *file, set *noqa.Set, sites []records.Site, ws *workerStats) {
 	if rc.readOnly {
 		return
 	}
@@ -420,7 +421,7 @@ func (rc *runCache) saveModel(f *File, set *noqa.Set, sites []records.Site, ws *
 }
 
 // packedTree returns f's cached packed tree if it matches f's content.
-func (rc *runCache) packedTree(f *File) []byte {
+func (rc *runCache) packedTree(f *file) []byte {
 	ws := newWorkerStats() // not counted: part of the rules' time
 	if e, ok := rc.trees.get(rc.store, f.Abs, ws); ok && e.Content == f.hash {
 		return e.Data
@@ -430,14 +431,14 @@ func (rc *runCache) packedTree(f *File) []byte {
 
 // saveTree records f's packed tree (not copied: packed bytes are never
 // modified).
-func (rc *runCache) saveTree(f *File, packed []byte) {
+func (rc *runCache) saveTree(f *file, packed []byte) {
 	if rc.readOnly {
 		return
 	}
 	rc.trees.putEntry(bundleEntry{Abs: f.Abs, Content: f.hash, Data: packed})
 }
 
-func (rc *runCache) saveFindings(f *File, e *findingsEntry, ws *workerStats) {
+func (rc *runCache) saveFindings(f *file, e *findingsEntry, ws *workerStats) {
 	if rc.readOnly {
 		return
 	}
@@ -472,12 +473,12 @@ func (e *modelEntry) sites(recs *records.Set) ([]records.Site, bool) {
 	return out, true
 }
 
-func diagEntries(ds []Diagnostic) []diagEntry {
+func diagEntries(ds []analyzer.Diagnostic) []diagEntry {
 	out := make([]diagEntry, len(ds))
 	for i, d := range ds {
 		sev := int8(-1)
-		if d.overrides {
-			sev = int8(d.severity)
+		if s, ok := d.SeverityOverride(); ok {
+			sev = int8(s)
 		}
 		out[i] = diagEntry{Rule: d.Rule.ID, Path: d.Path, Start: d.Start, End: d.End, Message: d.Message,
 			Function: d.Function, Record: d.Record, Related: d.Related, Severity: sev}
@@ -486,17 +487,17 @@ func diagEntries(ds []Diagnostic) []diagEntry {
 }
 
 // diags maps entries back to diagnostics of the run's rules.
-func (rc *runCache) diags(es []diagEntry) ([]Diagnostic, bool) {
-	out := make([]Diagnostic, len(es))
+func (rc *runCache) diags(es []diagEntry) ([]analyzer.Diagnostic, bool) {
+	out := make([]analyzer.Diagnostic, len(es))
 	for i, e := range es {
 		r := rc.rules[e.Rule]
-		if r == nil || e.Severity < -1 || e.Severity > int8(Error) {
+		if r == nil || e.Severity < -1 || e.Severity > int8(analyzer.Error) {
 			return nil, false
 		}
-		d := Diagnostic{Rule: r, Path: e.Path, Start: e.Start, End: e.End, Message: e.Message,
+		d := analyzer.Diagnostic{Rule: r, Path: e.Path, Start: e.Start, End: e.End, Message: e.Message,
 			Function: e.Function, Record: e.Record, Related: e.Related}
 		if e.Severity >= 0 {
-			d.SetSeverity(Severity(e.Severity))
+			d.SetSeverity(analyzer.Severity(e.Severity))
 		}
 		out[i] = d
 	}

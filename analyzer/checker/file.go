@@ -1,0 +1,62 @@
+package checker
+
+import (
+	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// file is a loaded file with what the driver keeps beside it.
+type file struct {
+	*analyzer.File
+	// hash is the SHA-256 of the source (computed when the run has a cache).
+	hash [32]byte
+	// packed is the dropped tree in syntax.Pack's encoding, a third of its
+	// size and much faster to rebuild than parsing again. Guarded by the
+	// File's tree lock (written in DropTree, read in the rebuild).
+	packed []byte
+	// summaryCached: the summary is in the cache, read only if the project
+	// index is needed.
+	summaryCached bool
+	// fromCache: the file was not parsed; its packed tree may be cached.
+	fromCache bool
+	trees     *treeLoader
+}
+
+// newFile wraps a file read from disk (or standard input) for a run whose
+// trees loader rebuilds dropped trees.
+func newFile(path, abs string, report bool, src []byte, trees *treeLoader) *file {
+	f := &file{trees: trees}
+	f.File = analyzer.NewLoadedFile(path, abs, report, src, f.rebuild)
+	return f
+}
+
+// rebuild brings the tree back: from its packed form, or the cache's, or
+// by parsing again. It runs under the File's tree lock.
+func (f *file) rebuild(src []byte) *syntax.Tree {
+	var t *syntax.Tree
+	if f.packed == nil && f.fromCache && f.trees != nil && f.trees.cached != nil {
+		f.packed = f.trees.cached(f)
+	}
+	if f.packed != nil {
+		t = f.trees.unpack(src, f.packed)
+		f.packed = nil
+	}
+	if t == nil {
+		t = f.trees.parse(src)
+	}
+	return t
+}
+
+// packTree replaces the tree in memory by its packed form, appended to buf
+// (a worker's scratch space) and copied; it returns buf for reuse. Tree
+// unpacks it if asked.
+func (f *file) packTree(buf []byte) []byte {
+	f.DropTree(func(t *syntax.Tree) {
+		if t == nil {
+			return
+		}
+		buf = t.Pack(buf[:0])
+		f.packed = append([]byte(nil), buf...)
+	})
+	return buf
+}
