@@ -117,9 +117,11 @@ done
 # col FILE N: the median of column N (1 wall, 2 cpu, 3 rss).
 col() { awk -v c="$2" '{print $c}' "$WORK/t.$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-MISSED=0
-verdict() { # verdict VALUE OP LIMIT
-  if awk -v v="$1" -v l="$3" "BEGIN {exit !(v $2 l)}"; then echo "ok"; else MISSED=1; echo "MISSED"; fi
+# verdict VALUE OP LIMIT prints ok or MISSED; it runs in command
+# substitutions (subshells), so a miss is recorded in a file.
+rm -f "$WORK/missed"
+verdict() {
+  if awk -v v="$1" -v l="$3" "BEGIN {exit !(v $2 l)}"; then echo "ok"; else touch "$WORK/missed"; echo "MISSED"; fi
 }
 
 C=$(col cold 1); CC=$(col cold 2); S=$(col sg 1); SC=$(col sg 2)
@@ -179,4 +181,4 @@ for TREE in "${TREES[@]}"; do
   printf 'warm    nothing changed       %6.3f s = %s x cold  (target <= 0.05: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)"
   printf 'edit    one file changed      %6.3f s = %s x cold  (target <= 0.2: %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)"
 done
-exit "$MISSED"
+[ ! -e "$WORK/missed" ]

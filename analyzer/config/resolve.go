@@ -22,6 +22,7 @@ type Resolver struct {
 	// broken holds the stand-ins for config files that could not be
 	// loaded, with their errors.
 	broken map[*Config]error
+	cwd    string // the working directory, asked once (os.Getwd stats it)
 }
 
 // NewResolver returns a resolver; flagFile, when not empty, is loaded now
@@ -31,7 +32,7 @@ func NewResolver(flagFile string, rules []*analyzer.Rule) (*Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Resolver{rules: rules, def: Default(wd), dirs: map[string]*Config{}, broken: map[*Config]error{}}
+	r := &Resolver{rules: rules, def: Default(wd), dirs: map[string]*Config{}, broken: map[*Config]error{}, cwd: wd}
 	if flagFile != "" {
 		if r.fixed, err = Load(flagFile, rules); err != nil {
 			return nil, err
@@ -46,11 +47,17 @@ func (r *Resolver) Fixed() *Config { return r.fixed }
 // ForFile returns the configuration of the file at path (absolute, or
 // relative to the working directory).
 func (r *Resolver) ForFile(path string) *Config {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return r.ForDir(".")
+	return r.ForDir(filepath.Dir(r.abs(path)))
+}
+
+// abs makes path absolute against the working directory read once:
+// filepath.Abs asks the file system for it at every call, once per file of
+// a tree.
+func (r *Resolver) abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
 	}
-	return r.ForDir(filepath.Dir(abs))
+	return filepath.Join(r.cwd, path)
 }
 
 // ForDir returns the configuration of the files directly in dir. For a
@@ -61,11 +68,7 @@ func (r *Resolver) ForDir(dir string) *Config {
 	if r.fixed != nil {
 		return r.fixed
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return r.def
-	}
-	return r.forDir(abs)
+	return r.forDir(r.abs(dir))
 }
 
 func (r *Resolver) forDir(dir string) *Config {

@@ -177,43 +177,52 @@ func (p *Project) KVUnits(bases []string) []int {
 	if len(bases) == 0 {
 		return nil
 	}
-	type key struct{ unit, class int }
-	kv := map[key]bool{}
-	// Fixpoint: a class is KV when one of its bases names a KV base or
-	// resolves to a KV class.
-	kvNames := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
-		for i, u := range p.units {
-			if u.File == nil {
-				continue
+	// Every class once, with its bases resolved once; then a walk down
+	// from the classes that name a KV base to their subclasses.
+	type class struct {
+		unit int
+		c    *Class
+		q    string
+	}
+	var classes []class
+	var queue []int
+	kv := map[int]bool{}
+	sub := map[string][]int{} // resolved base -> classes listing it
+	for i, u := range p.units {
+		if u.File == nil {
+			continue
+		}
+		for ci := range u.File.Classes {
+			c := &u.File.Classes[ci]
+			k := len(classes)
+			classes = append(classes, class{unit: i, c: c, q: u.Module + "." + c.Name})
+			// A base itself is KV code (its MRO starts with it).
+			hit := namedIn(bases, classes[k].q)
+			for _, b := range c.Bases {
+				q := p.resolveName(i, b)
+				sub[q] = append(sub[q], k)
+				hit = hit || namedIn(bases, q) || namedIn(bases, b)
 			}
-			for ci, c := range u.File.Classes {
-				k := key{i, ci}
-				if kv[k] {
-					continue
-				}
-				if self := u.Module + "." + c.Name; namedIn(bases, self) {
-					// A base itself is KV code (its MRO starts with it).
-					kv[k], kvNames[self], changed = true, true, true
-					continue
-				}
-				for _, b := range c.Bases {
-					q := p.resolveName(i, b)
-					if namedIn(bases, q) || namedIn(bases, b) || kvNames[q] {
-						kv[k] = true
-						kvNames[u.Module+"."+c.Name] = true
-						changed = true
-						break
-					}
-				}
+			if hit {
+				kv[k] = true
+				queue = append(queue, k)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, s := range sub[classes[k].q] {
+			if !kv[s] {
+				kv[s] = true
+				queue = append(queue, s)
 			}
 		}
 	}
 	need := map[int]bool{}
-	var walk func(i int, c Class)
 	seen := map[string]bool{}
-	walk = func(i int, c Class) {
+	var walk func(i int, c *Class)
+	walk = func(i int, c *Class) {
 		need[i] = true
 		for _, b := range c.Bases {
 			q := p.resolveName(i, b)
@@ -222,7 +231,8 @@ func (p *Project) KVUnits(bases []string) []int {
 			}
 			seen[q] = true
 			for _, j := range p.classes[q] {
-				for _, a := range p.units[j].File.Classes {
+				for ai := range p.units[j].File.Classes {
+					a := &p.units[j].File.Classes[ai]
 					if p.units[j].Module+"."+a.Name == q {
 						walk(j, a)
 					}
@@ -230,8 +240,13 @@ func (p *Project) KVUnits(bases []string) []int {
 			}
 		}
 	}
+	ks := make([]int, 0, len(kv))
 	for k := range kv {
-		walk(k.unit, p.units[k.unit].File.Classes[k.class])
+		ks = append(ks, k)
+	}
+	slices.Sort(ks) // the walk's order does not matter, but keep it fixed
+	for _, k := range ks {
+		walk(classes[k].unit, classes[k].c)
 	}
 	out := make([]int, 0, len(need))
 	for i := range p.units {

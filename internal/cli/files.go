@@ -75,7 +75,9 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 			s.add(checker.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
 			s.abs[f.Path] = f.Abs
 			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
-			if fi, err := os.Stat(f.Abs); err == nil {
+			if f.Info != nil { // what the walk saw, a moment ago
+				s.stats[f.Path] = f.Info
+			} else if fi, err := os.Stat(f.Abs); err == nil {
 				s.stats[f.Path] = fi
 			}
 		}

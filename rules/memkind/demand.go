@@ -31,7 +31,7 @@ func more(sc *analyzer.Scan, proj *analyzer.Project) []string {
 	}
 	sinks := analyzer.ScanOptionsOf(sc, Rule, DefaultOptions).sinkSet()
 	cfg := analyzer.ScanSectionOf(sc, sendpath.Section, sendpath.DefaultScopeOptions).Config()
-	paths := sendpath.OfProject(proj, cfg)
+	paths := sendpath.ReachOf(proj, cfg)
 	seen := map[string]bool{}
 	for _, fn := range paths.Funcs() {
 		for _, site := range ix.CallsIn(fn) {

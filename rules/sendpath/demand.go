@@ -46,7 +46,7 @@ func more(sc *analyzer.Scan, proj *analyzer.Project) []string {
 	if ix == nil {
 		return nil
 	}
-	paths := OfProject(proj, scopeConfig(sc))
+	paths := ReachOf(proj, scopeConfig(sc))
 	var out []string
 	seen := map[pymodel.FuncRef]bool{}
 	outside := func(fn pymodel.FuncRef, dotted string) {

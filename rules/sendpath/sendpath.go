@@ -145,7 +145,25 @@ type Paths struct {
 // OfProject returns the send paths of a project under cfg, computed once
 // per project and configuration (see Of).
 func OfProject(proj *analyzer.Project, cfg Config) *Paths {
-	v := proj.Shared(cfg.key(), func() any { return build(proj, cfg) })
+	v := proj.Shared(cfg.key(), func() any {
+		r := ReachOf(proj, cfg) // the entries and reach, shared; facts on top
+		p := &Paths{Project: r.Project, ix: r.ix, entries: r.entries, entryOf: r.entryOf, reach: r.reach,
+			files: r.files, scope: r.scope, joins: r.joins}
+		p.computeFacts(cfg.WaitCalls)
+		return p
+	})
+	return v.(*Paths)
+}
+
+// reachKey memoises ReachOf apart from OfProject.
+type reachKey struct{ key }
+
+// ReachOf returns the entries and what they reach, without the guard
+// facts that OfProject adds (Facts, EntryFacts and Escapes need those):
+// enough to know which functions are on send paths, for a demand deciding
+// what to load, at a fraction of the cost.
+func ReachOf(proj *analyzer.Project, cfg Config) *Paths {
+	v := proj.Shared(reachKey{cfg.key()}, func() any { return build(proj, cfg) })
 	return v.(*Paths)
 }
 
@@ -213,7 +231,6 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 	}
 	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
 	p.computeJoins()
-	p.computeFacts(cfg.WaitCalls)
 	return p
 }
 
