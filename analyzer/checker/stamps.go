@@ -20,7 +20,7 @@ type fileStamp struct {
 
 // racyWindow: a file changed less than this before the plan was written
 // may have been written again within the same timestamp tick.
-const racyWindow = 2 * time.Second
+var racyWindow = 2 * time.Second // a variable for tests
 
 // stamps returns the key of every input's stamp and the newest time among
 // them; false when an input has no stamp (standard input, a file that

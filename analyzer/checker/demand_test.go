@@ -1,0 +1,114 @@
+package checker
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/rules"
+)
+
+// kvProject writes a small project with KV classes and look-alikes.
+func kvProject(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml":  "[project]\nname = \"p\"\n",
+		"disagg/base.py":  "class BaseKVManager:\n    pass\n",
+		"disagg/conn.py":  "from disagg.base import BaseKVManager\n\n\nclass FastKVManager(BaseKVManager):\n    def __init__(self, engine):\n        self.engine = engine\n        self.peers = {}\n\n    def add(self, k, v):\n        self.peers[k] = v\n\n    def send_kvcache(self, k):\n        return self.engine.post(self.peers[k])\n",
+		"models/llama.py": "def forward(x):\n    return x\n",
+		"models/blob.py":  "x = 1\x00\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	}
+	return dir
+}
+
+func kvInputs(dir string) []Input {
+	var in []Input
+	for _, rel := range []string{"disagg/base.py", "disagg/conn.py", "disagg/new.py", "models/blob.py", "models/llama.py"} {
+		abs := filepath.Join(dir, filepath.FromSlash(rel))
+		if _, err := os.Stat(abs); err == nil {
+			in = append(in, Input{Path: rel, Abs: abs, Report: true})
+		}
+	}
+	return in
+}
+
+// A demand-driven run with a cache gives, whatever the cache holds, what a
+// run without one gives: an unchanged tree is taken from the plan by its
+// stamps, a touched but unchanged one by its contents, and a change that
+// adds KV code anywhere is seen.
+func TestDemandPlanAndStamps(t *testing.T) {
+	old := racyWindow
+	racyWindow = 0 // the files of a test are seconds old at most
+	t.Cleanup(func() { racyWindow = old })
+
+	dir := kvProject(t)
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), "engine")
+	require.NoError(t, err)
+	run := func(withCache bool) *Result {
+		opts := Options{Rules: rules.All(), Jobs: 2, Root: dir}
+		if withCache {
+			opts.Cache = store
+		}
+		return Run(kvInputs(dir), opts)
+	}
+	places := func(res *Result) []string {
+		var out []string
+		for _, d := range res.Diagnostics {
+			out = append(out, d.Path+" "+d.Rule.ID)
+		}
+		for _, p := range res.Problems {
+			out = append(out, p.String())
+		}
+		return out
+	}
+	want := places(run(false))
+	assert.Equal(t, []string{"disagg/conn.py SGL004", "models/blob.py: warning: binary file (NUL byte at 1:6), skipped"}, want)
+
+	first := run(true)
+	assert.Equal(t, want, places(first))
+	assert.Equal(t, "", first.Stats.Plan)
+	assert.Equal(t, 2, first.Stats.Files, "the KV files only")
+	time.Sleep(10 * time.Millisecond)
+
+	second := run(true)
+	assert.Equal(t, want, places(second), "the skipped file's warning is replayed")
+	assert.Equal(t, "stamps", second.Stats.Plan)
+	assert.Equal(t, first.Files, second.Files)
+	assert.Equal(t, 3, second.Files, "the readable inputs: all checked, two analysed")
+
+	// Rewritten with the same bytes: the stamps differ, the contents not.
+	p := filepath.Join(dir, "models", "llama.py")
+	src, _ := os.ReadFile(p)
+	require.NoError(t, os.WriteFile(p, src, 0o644))
+	third := run(true)
+	assert.Equal(t, want, places(third))
+	assert.Equal(t, "contents", third.Stats.Plan)
+
+	// KV code appears in a file no run analysed yet.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "disagg", "new.py"), []byte(
+		"from disagg.base import BaseKVManager\n\n\nclass SlowKVManager(BaseKVManager):\n    def __init__(self):\n        self.peers = {}\n\n    def add(self, k, v):\n        self.peers[k] = v\n\n    def send_slow(self, k):\n        return self.peers[k]\n"), 0o644))
+	want = places(run(false))
+	assert.Contains(t, want, "disagg/new.py SGL004")
+	fourth := run(true)
+	assert.Equal(t, want, places(fourth))
+	assert.Equal(t, "", fourth.Stats.Plan)
+	assert.Equal(t, 3, fourth.Stats.Files)
+	time.Sleep(10 * time.Millisecond)
+	assert.Equal(t, want, places(run(true)))
+
+	// And the plan is only ever a shortcut: Full analyses every file.
+	full := Run(kvInputs(dir), Options{Rules: rules.All(), Jobs: 2, Root: dir, Full: true})
+	assert.Equal(t, want, places(full))
+	assert.Equal(t, 4, full.Stats.Files)
+}
+
