@@ -111,4 +111,3 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	assert.Equal(t, want, places(full))
 	assert.Equal(t, 4, full.Stats.Files)
 }
-
