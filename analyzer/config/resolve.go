@@ -71,11 +71,35 @@ func (r *Resolver) ForDir(dir string) *Config {
 	return r.forDir(r.abs(dir))
 }
 
+// ForListedDir is ForDir for a directory whose entries the caller has just
+// listed: listed(name) tells whether dir holds an entry of that name, so a
+// walk asks the file system nothing for the many directories without a
+// config file (two stats each otherwise).
+func (r *Resolver) ForListedDir(dir string, listed func(name string) bool) *Config {
+	if r.fixed != nil {
+		return r.fixed
+	}
+	dir = r.abs(dir)
+	if c, ok := r.dirs[dir]; ok {
+		return c
+	}
+	c := r.own(dir, listed)
+	if c == nil {
+		if parent := filepath.Dir(dir); parent != dir {
+			c = r.forDir(parent)
+		} else {
+			c = r.def
+		}
+	}
+	r.dirs[dir] = c
+	return c
+}
+
 func (r *Resolver) forDir(dir string) *Config {
 	if c, ok := r.dirs[dir]; ok {
 		return c
 	}
-	c := r.own(dir)
+	c := r.own(dir, nil)
 	if c == nil {
 		if parent := filepath.Dir(dir); parent != dir {
 			c = r.forDir(parent)
@@ -88,12 +112,16 @@ func (r *Resolver) forDir(dir string) *Config {
 }
 
 // own loads dir's own configuration, nil when it has none: sglint.toml
-// first, then a pyproject.toml that has [tool.sglint].
-func (r *Resolver) own(dir string) *Config {
+// first, then a pyproject.toml that has [tool.sglint]. listed, when not
+// nil, rules out the names dir does not hold without a stat.
+func (r *Resolver) own(dir string, listed func(name string) bool) *Config {
+	present := func(name string) bool {
+		return (listed == nil || listed(name)) && isFile(filepath.Join(dir, name))
+	}
 	file := filepath.Join(dir, StandaloneName)
-	if !isFile(file) {
+	if !present(StandaloneName) {
 		file = filepath.Join(dir, PyprojectName)
-		if !isFile(file) {
+		if !present(PyprojectName) {
 			return nil
 		}
 		has, err := hasToolTable(displayPath(file))

@@ -51,8 +51,10 @@ type Options struct {
 	// has its say below it). There it decides the default excludes and
 	// the .gitignore files, in place of NoDefaultExcludes and
 	// RespectGitignore, and its globs add to Exclude. Directories under one
-	// configuration share one *Scope.
-	ScopeOf func(dir string) *Scope
+	// configuration share one *Scope. has tells whether dir holds an entry
+	// of a name, from the listing the walk has just read, so that looking
+	// for config files there costs no system call.
+	ScopeOf func(dir string, has func(name string) bool) *Scope
 }
 
 // Scope is the file selection of one configuration (Options.ScopeOf).
@@ -106,6 +108,7 @@ func Find(paths []string, opts Options) ([]File, []Problem) {
 		w.arg(p)
 	}
 	w.drainDeferred()
+	w.settle()
 	return w.result()
 }
 
@@ -128,6 +131,8 @@ func newWalker(opts Options) (*walker, *Problem) {
 		cwd:       cwd,
 		seenDirs:  map[fileKey]bool{},
 		seenFiles: map[fileKey]int{},
+		ahead:     map[string]*listing{},
+		slots:     make(chan struct{}, aheadSlots),
 		scopes:    map[*Scope]*scoped{},
 	}
 	globs := opts.Exclude
@@ -150,12 +155,12 @@ type scoped struct {
 	gitignore bool
 }
 
-// scopeOf returns the selection in force in dir.
-func (w *walker) scopeOf(dir string) *scoped {
+// scopeOf returns the selection in force in dir; has tells what dir lists.
+func (w *walker) scopeOf(dir string, has func(name string) bool) *scoped {
 	if w.opts.ScopeOf == nil {
 		return w.base
 	}
-	s := w.opts.ScopeOf(dir)
+	s := w.opts.ScopeOf(dir, has)
 	if s == nil {
 		return w.base
 	}

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -298,7 +299,7 @@ func TestScopeOf(t *testing.T) {
 	top := &Scope{RespectGitignore: true}
 	sub := &Scope{NoDefaultExcludes: true, Exclude: []string{"x"}}
 	subDir := filepath.Join(root, "sub")
-	opts := Options{ScopeOf: func(dir string) *Scope {
+	opts := Options{ScopeOf: func(dir string, _ func(string) bool) *Scope {
 		if dir == subDir || strings.HasPrefix(dir, subDir+string(filepath.Separator)) {
 			return sub
 		}
@@ -307,4 +308,43 @@ func TestScopeOf(t *testing.T) {
 	got, probs := find(t, root, opts, ".")
 	require.Empty(t, probs)
 	assert.Equal(t, []string{"a.py", "sub/build/c.py", "sub/ignored.py", "sub/ok.py"}, got)
+}
+
+// ScopeOf's has answers from the directory's listing: config files present
+// are seen, absent ones are not, and nothing else is asked.
+func TestScopeOfListing(t *testing.T) {
+	root := tree(t, "pyproject.toml=", "sub/sglint.toml=", "sub/m.py", "other/n.py")
+	seen := map[string][2]bool{}
+	opts := Options{ScopeOf: func(dir string, has func(string) bool) *Scope {
+		rel, _ := filepath.Rel(root, dir)
+		seen[filepath.ToSlash(rel)] = [2]bool{has("pyproject.toml"), has("sglint.toml")}
+		return nil
+	}}
+	_, probs := find(t, root, opts, ".")
+	require.Empty(t, probs)
+	assert.Equal(t, map[string][2]bool{".": {true, false}, "sub": {false, true}, "other": {false, false}}, seen)
+}
+
+// The walk reads listings ahead and stats files in parallel; what it
+// returns must not depend on that. A file reached by two hard links is
+// listed once, under the path the sequential walk reaches first, every time.
+func TestParallelWalkIsDeterministic(t *testing.T) {
+	var specs []string
+	for i := range 40 {
+		for j := range 5 {
+			specs = append(specs, fmt.Sprintf("d%02d/e%d/m%d.py", i, j, j))
+		}
+	}
+	specs = append(specs, "z/linked.py=x = 1\n")
+	root := tree(t, specs...)
+	require.NoError(t, os.Link(filepath.Join(root, "z", "linked.py"), filepath.Join(root, "a_link.py")))
+	first, probs := find(t, root, DefaultOptions(), ".")
+	require.Empty(t, probs)
+	assert.Len(t, first, 40*5+1)
+	assert.Contains(t, first, "a_link.py", "the root's own file is reached before z/")
+	assert.NotContains(t, first, "z/linked.py")
+	for range 20 {
+		got, _ := find(t, root, DefaultOptions(), ".")
+		require.Equal(t, first, got)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -26,9 +27,16 @@ type walker struct {
 	// ancestor ends there instead of looping, and a link to a directory
 	// already walked adds nothing twice.
 	seenDirs map[fileKey]bool
+	// reached holds the files in the order the walk met them, before
+	// settle stats them and keeps one entry per file.
+	reached []reachedFile
 	// seenFiles maps a file to its index in files (one entry per file even
 	// when it is reached through links or overlapping arguments).
 	seenFiles map[fileKey]int
+	// ahead holds the directory listings read ahead of the walk.
+	ahead   map[string]*listing
+	aheadMu sync.Mutex
+	slots   chan struct{} // bounds the listings being read at once
 	// deferredDirs and deferredFiles hold symbolic links met in walks.
 	// They are followed after every real directory has been walked, so a
 	// file reached both ways is listed under its real path.
@@ -114,47 +122,50 @@ func (w *walker) walkRoot(abs string) {
 }
 
 // walkDir lists one directory and recurses into real subdirectories;
-// symbolic links to directories are deferred.
+// symbolic links to directories are deferred. The entries are judged
+// first, so that the listings of the subdirectories to walk can be read
+// ahead while the walk goes on in its fixed order.
 func (w *walker) walkDir(job dirJob) {
-	info, err := os.Stat(job.abs)
-	if err != nil {
-		w.fail(w.display(job.abs), statMessage(job.abs, err))
+	entries, ok := w.enterDir(job.abs)
+	if !ok {
 		return
 	}
-	key := keyOf(job.abs, info)
-	if w.seenDirs[key] {
-		return
+	// The listing is sorted by name: a lookup in it replaces a stat (or a
+	// failed open) per config or ignore file a directory lacks.
+	has := func(name string) bool {
+		_, found := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+		return found
 	}
-	w.seenDirs[key] = true
-
-	entries, err := os.ReadDir(job.abs)
-	if err != nil {
-		w.fail(w.display(job.abs), fmt.Sprintf("cannot read directory: %v", unwrapPathError(err)))
-		return
-	}
-	sc := w.scopeOf(job.abs) // the selection its entries are judged by
+	sc := w.scopeOf(job.abs, has) // the selection its entries are judged by
 	ig := job.ignore
-	if w.opts.RespectGitignore || w.opts.ScopeOf != nil {
+	if (w.opts.RespectGitignore || w.opts.ScopeOf != nil) && has(".gitignore") {
 		var err error
 		ig, err = ig.enter(job.abs)
 		if err != nil && sc.gitignore {
 			w.warn(w.display(job.abs), err.Error())
 		}
 	}
-	// os.ReadDir sorts by name, so the walk order is fixed.
+	type step struct {
+		abs, rel string
+		dir      bool
+	}
+	var steps []step
 	for _, e := range entries {
 		name := e.Name()
-		abs := filepath.Join(job.abs, name)
+		typ := e.Type()
+		isLink := typ&fs.ModeSymlink != 0
+		if !isLink && !typ.IsDir() && !strings.HasSuffix(name, ".py") {
+			continue // most entries: no path is built for them
+		}
+		abs := joinClean(job.abs, name)
 		rel := name
 		if job.rel != "" {
 			rel = job.rel + "/" + name
 		}
-		typ := e.Type()
-		isLink := typ&fs.ModeSymlink != 0
 		var info fs.FileInfo
 		if isLink {
-			info, err = os.Stat(abs)
-			if err != nil {
+			var err error
+			if info, err = os.Stat(abs); err != nil {
 				// A link to nothing matters only if it claims to be Python.
 				if strings.HasSuffix(name, ".py") {
 					w.warn(w.display(abs), statMessage(abs, err)+", skipped")
@@ -174,22 +185,53 @@ func (w *walker) walkDir(job dirJob) {
 		case isDir && isLink:
 			w.deferredDirs = append(w.deferredDirs, dirJob{abs: abs, rel: rel, ignore: ig})
 		case isDir:
-			w.walkDir(dirJob{abs: abs, rel: rel, ignore: ig})
+			w.readAhead(abs)
+			steps = append(steps, step{abs: abs, rel: rel, dir: true})
 		case typ.IsRegular() && isLink:
 			w.deferredFiles = append(w.deferredFiles, abs)
 		case typ.IsRegular():
-			if info == nil {
-				if info, err = e.Info(); err != nil {
-					w.fail(w.display(abs), statMessage(abs, err))
-					continue
-				}
-			}
-			w.addFile(abs, info, false)
+			// Stat'ed later, with the others, in parallel (settle).
+			steps = append(steps, step{abs: abs, rel: rel})
 		default:
 			// A pipe, socket or device named *.py: reading it could block.
 			w.warn(w.display(abs), "not a regular file, skipped")
 		}
 	}
+	for _, st := range steps {
+		if st.dir {
+			w.walkDir(dirJob{abs: st.abs, rel: st.rel, ignore: ig})
+		} else {
+			w.addFile(st.abs, nil, false)
+		}
+	}
+}
+
+// enterDir lists a directory not walked before, sorted by name; ok is false
+// for one already walked or that cannot be read (a problem is recorded).
+func (w *walker) enterDir(abs string) (entries []fs.DirEntry, ok bool) {
+	l := w.listingOf(abs)
+	if l.openErr != nil {
+		if _, serr := os.Stat(abs); serr != nil {
+			w.fail(w.display(abs), statMessage(abs, serr))
+		} else {
+			w.fail(w.display(abs), fmt.Sprintf("cannot read directory: %v", unwrapPathError(l.openErr)))
+		}
+		return nil, false
+	}
+	if l.statErr != nil {
+		w.fail(w.display(abs), statMessage(abs, l.statErr))
+		return nil, false
+	}
+	key := keyOf(abs, l.info)
+	if w.seenDirs[key] {
+		return nil, false
+	}
+	w.seenDirs[key] = true
+	if l.readErr != nil {
+		w.fail(w.display(abs), fmt.Sprintf("cannot read directory: %v", unwrapPathError(l.readErr)))
+		return nil, false
+	}
+	return l.entries, true
 }
 
 // drainDeferred follows the symbolic links met so far: directories first
@@ -244,16 +286,19 @@ func (w *walker) excluded(sc *scoped, name, rel, abs string) bool {
 	return false
 }
 
-// addFile records a file once, however many times it is reached; the first
-// path it was reached by is kept.
+// addFile records a file in the order it is reached; info is nil for a
+// file found by a walk, stat'ed later (settle).
 func (w *walker) addFile(abs string, info fs.FileInfo, explicit bool) {
-	key := keyOf(abs, info)
-	if i, ok := w.seenFiles[key]; ok {
-		w.files[i].Explicit = w.files[i].Explicit || explicit
-		return
+	w.reached = append(w.reached, reachedFile{abs: abs, info: info, explicit: explicit})
+}
+
+// joinClean is filepath.Join for a clean directory and a base name, without
+// Join's Clean: the walk builds a path for every Python file and directory.
+func joinClean(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) { // the file system root
+		return dir + name
 	}
-	w.seenFiles[key] = len(w.files)
-	w.files = append(w.files, File{Path: w.display(abs), Abs: abs, Explicit: explicit, Info: info})
+	return dir + string(filepath.Separator) + name
 }
 
 // splitRel splits a slash path into its elements ("" gives none).

@@ -52,8 +52,8 @@ func discoverOptions(res *config.Resolver, o *checkOptions) discover.Options {
 	opts := discover.DefaultOptions()
 	opts.Exclude = o.excludes
 	scopes := map[*config.Config]*discover.Scope{}
-	opts.ScopeOf = func(dir string) *discover.Scope {
-		cfg := res.ForDir(dir)
+	opts.ScopeOf = func(dir string, has func(string) bool) *discover.Scope {
+		cfg := res.ForListedDir(dir, has)
 		if s, ok := scopes[cfg]; ok {
 			return s
 		}
