@@ -305,6 +305,9 @@ func (s *benchServer) report(b *testing.B, lat []time.Duration) {
 	if cpu := cpuTime(s.pid); cpu > 0 { // the work, whatever else the machine runs
 		b.ReportMetric(ms(cpu-s.cpu0)/float64(len(lat)), "cpu-ms/op")
 	}
+	if peak := peakRSS(s.pid); peak > 0 {
+		b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
+	}
 	// A pass logs its time after publishing: wait for the last one's line.
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		s.mu.Lock()
@@ -342,6 +345,22 @@ func cpuTime(pid int) time.Duration {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+st) * 10 * time.Millisecond
+}
+
+// peakRSS is the peak resident memory of process pid in bytes (VmHWM; 0
+// where /proc does not tell).
+func peakRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

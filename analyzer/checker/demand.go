@@ -173,7 +173,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*an
 	var stampKey cache.Key
 	var newest int64
 	stamped := false
-	if r.cache != nil {
+	if r.cache != nil && !r.keepScans {
 		stampKey, newest, stamped = r.stamps()
 		if p := r.cache.readPlan(); stamped && p != nil && p.StampKey == stampKey &&
 			p.Newest < p.Written-int64(racyWindow) {
@@ -188,7 +188,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*an
 	if !planned {
 		r.readAll()
 		treeKey, keyed = r.treeKey()
-		if keyed {
+		if keyed && !r.keepScans {
 			if set, planned = r.cache.loadPlan(treeKey, r.absIndex()); planned {
 				r.stats.Plan = "contents"
 			}
@@ -306,7 +306,9 @@ func (r *runner) dropPending() {
 	for i := range r.pending {
 		r.pending[i] = nil
 	}
-	r.scans = nil
+	if !r.keepScans {
+		r.scans = nil
+	}
 	syntax.ReleaseMemory()
 }
 
@@ -448,6 +450,9 @@ func (e *planEntry) indexes(byAbs map[string]int) ([]int, bool) {
 }
 
 func (rc *runCache) savePlan(e *planEntry) {
+	if rc.readOnly {
+		return
+	}
 	if out, err := cache.Marshal(nil, e); err == nil {
 		_ = rc.store.Put(rc.planKey(), out)
 	}
@@ -475,6 +480,9 @@ func (rc *runCache) loadScan(abs string, ws *workerStats) (*scanEntry, bool) {
 }
 
 func (rc *runCache) saveScan(abs string, e *scanEntry) {
+	if rc.readOnly {
+		return
+	}
 	if out, err := cache.Marshal(nil, e); err == nil {
 		rc.scans.put(abs, out)
 	}

@@ -176,6 +176,7 @@ type runner struct {
 	files      []*file   // loaded (parsed or served by the cache)
 	pending    []*file   // read and pre-scanned, not loaded (demand-driven runs)
 	scans      []scanned // phase 0 of a demand-driven run
+	keepScans  bool      // a Session's: every input pre-scanned, and the scans kept
 	readOK     []bool    // a demand-driven run could read the input
 	problems   [][]analyzer.Problem
 	localDiags [][]analyzer.Diagnostic

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/analyzer/noqa"
+	"github.com/sglint/sglint/analyzer/prescan"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -22,6 +23,14 @@ import (
 // project index again only after a change, and the project's shared
 // analyses live until then, so checking another file of an unchanged
 // project costs only its rules.
+//
+// When every project rule has a demand (see analyzer.Demand), a session
+// loads as a run does: every input is pre-scanned, and only what the
+// demands select is parsed and modelled, plus the files with a text of
+// their own (an editor's buffers), the files named and the files checked.
+// After a change the selection is made again over the pre-scans, and grows
+// to what it now asks for; it never shrinks, as a file loaded in excess
+// changes no finding.
 //
 // A Session reads Options.Cache and never writes it (nor any other file).
 // The trees of files loaded by Set stay in memory: they are the files
@@ -38,6 +47,9 @@ type Session struct {
 	indexProblem *analyzer.Problem
 	lastIndex    *pymodel.Index // the last index linked, whose per-file parts the next one reuses
 	loadStats    *Stats
+
+	demands []*analyzer.Demand // nil: every file is loaded
+	scan    *analyzer.Scan     // the demands' view of the slots; nil once a slot changed
 }
 
 // slot is one file of a session.
@@ -52,6 +64,11 @@ type slot struct {
 	local         []analyzer.Diagnostic // findings of the file-local rules
 	localProblems []analyzer.Problem
 	directives    []*noqa.Directive // copied into a fresh set at each check
+
+	// loaded: the file was loaded, or loading it was tried (file is nil
+	// then). A slot not loaded has only its pre-scan (demand-driven).
+	loaded bool
+	pre    scanned
 }
 
 // NewSession loads inputs (by display path; the first of two inputs with
@@ -72,28 +89,47 @@ func NewSession(inputs []Input, opts Options) *Session {
 	if r.cache != nil {
 		r.cache.readOnly = true
 	}
+	demands := r.demands()
 	start := time.Now()
-	parallel(len(ins), r.jobs, func(next <-chan int) {
-		w := r.newWorker()
-		defer w.close()
-		for i := range next {
-			r.load(w, i)
+	var project *analyzer.Project
+	var indexProblem *analyzer.Problem
+	if demands != nil {
+		for i := range r.inputs {
+			r.inputs[i].Named = r.inputs[i].Named || r.inputs[i].Src != nil
 		}
-	})
-	syntax.ReleaseMemory()
-	r.stats.LoadWall = time.Since(start)
-	if len(r.global) > 0 {
-		r.decodeSummaries()
+		r.keepScans = true
+		project, indexProblem = r.loadOnDemand(demands, &start)
+	} else {
+		parallel(len(ins), r.jobs, func(next <-chan int) {
+			w := r.newWorker()
+			defer w.close()
+			for i := range next {
+				r.load(w, i)
+			}
+		})
+		syntax.ReleaseMemory()
+		r.stats.LoadWall = time.Since(start)
+		if len(r.global) > 0 {
+			r.decodeSummaries()
+		}
 	}
 	if r.cache != nil { // decoded: only the packed trees are read again
 		r.cache.models.drop()
 		r.cache.summaries.drop()
 	}
-	s := &Session{r: r, byPath: make(map[string]*slot, len(ins)), parser: syntax.NewParser(), loadStats: r.stats}
-	for i, in := range ins {
+	s := &Session{r: r, byPath: make(map[string]*slot, len(ins)), parser: syntax.NewParser(), loadStats: r.stats, demands: demands}
+	for i, in := range r.inputs {
 		sl := &slot{in: in, file: r.files[i], sites: r.sites[i], problems: r.problems[i]}
+		sl.loaded = demands == nil || sl.file != nil || len(sl.problems) > 0
+		if demands != nil {
+			sl.pre = r.scans[i]
+		}
 		s.slots = append(s.slots, sl)
 		s.byPath[in.Path] = sl
+	}
+	if project != nil && (len(r.global) == 0 || project.Index != nil) {
+		// linked by the selection's last round: the first check reuses it
+		s.project, s.indexProblem, s.lastIndex = project, indexProblem, project.Index
 	}
 	for _, f := range r.files {
 		if f != nil {
@@ -101,7 +137,8 @@ func NewSession(inputs []Input, opts Options) *Session {
 		}
 	}
 	// The session owns the files now; the runner keeps its settings.
-	r.inputs, r.files, r.problems, r.sites, r.sets = nil, nil, nil, nil, nil
+	r.inputs, r.files, r.problems, r.sites, r.sets, r.scans = nil, nil, nil, nil, nil, nil
+	r.pending, r.localDiags, r.found = nil, nil, nil
 	r.localDiags, r.project, r.found, r.localRan, r.projectRun = nil, nil, nil, nil, nil
 	return s
 }
@@ -122,6 +159,18 @@ func (s *Session) LoadProblems() []analyzer.Problem {
 		out = append(out, sl.problems...)
 	}
 	return out
+}
+
+// Loaded is the number of files loaded (parsed and modelled, or served by
+// the cache); a demand-driven session holds the others' pre-scans only.
+func (s *Session) Loaded() int {
+	n := 0
+	for _, sl := range s.slots {
+		if sl.file != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Root is the directory module names are relative to.
@@ -155,8 +204,14 @@ func (s *Session) Source(path string) []byte {
 func (s *Session) Set(in Input) []analyzer.Problem {
 	in.Report = false
 	sl := &slot{in: in}
-	s.loadOne(sl)
-	if old := s.byPath[in.Path]; old != nil {
+	old := s.byPath[in.Path]
+	if s.demands == nil || in.Src != nil || in.Named || old != nil && old.loaded {
+		s.loadOne(sl)
+	} else {
+		s.preScan(sl) // loaded if the selection asks for it
+	}
+	s.scan = nil
+	if old != nil {
 		s.slots[slices.Index(s.slots, old)] = sl
 	} else {
 		i, _ := slices.BinarySearchFunc(s.slots, in.Path, func(x *slot, p string) int { return cmp.Compare(x.in.Path, p) })
@@ -169,6 +224,7 @@ func (s *Session) Set(in Input) []analyzer.Problem {
 
 // loadOne reads, parses and summarises one file with the session's parser.
 func (s *Session) loadOne(sl *slot) {
+	sl.loaded = true
 	defer func() {
 		if v := recover(); v != nil {
 			sl.file, sl.sites = nil, nil
@@ -196,6 +252,9 @@ func (s *Session) loadOne(sl *slot) {
 	}
 	sl.sites = s.r.opts.Records.Find(tree)
 	sl.file = f
+	if s.demands != nil {
+		sl.pre = scanned{module: f.Module, pkg: f.Package, unit: prescan.Scan(src), ok: true}
+	}
 }
 
 // Remove drops the file shown as path, if the session holds it.
@@ -206,7 +265,7 @@ func (s *Session) Remove(path string) {
 	}
 	delete(s.byPath, path)
 	s.slots = slices.DeleteFunc(s.slots, func(x *slot) bool { return x == sl })
-	s.project = nil
+	s.project, s.scan = nil, nil
 }
 
 // Check runs the rules on the files shown as paths (paths the session
@@ -219,6 +278,12 @@ func (s *Session) Check(paths []string) *Result {
 	r := s.r
 	r.stats = &Stats{Jobs: r.jobs, Cache: r.cache != nil}
 	start := time.Now()
+	for _, p := range paths { // a file checked is loaded, as a file named is
+		if sl := s.byPath[p]; sl != nil && !sl.loaded {
+			s.loadOne(sl)
+			s.project = nil
+		}
+	}
 	if s.project == nil {
 		s.link()
 	}
@@ -312,9 +377,18 @@ func (s *Session) checkSlot(sl *slot, ws *workerStats, diags *[]analyzer.Diagnos
 	*diags = append(slices.Clone(sl.local), checkFile(f, s.project, s.r.global, s.r.settings(), problems, ws)...)
 }
 
-// link builds the project of the files loaded now: the index of their
-// summaries (when a rule reads the project) and their raise sites.
+// link builds the project of the files loaded now (after growing the
+// selection, when demand-driven): the index of their summaries (when a
+// rule reads the project) and their raise sites.
 func (s *Session) link() {
+	if s.demands != nil {
+		s.grow()
+		return
+	}
+	s.linkLoaded()
+}
+
+func (s *Session) linkLoaded() {
 	p := &analyzer.Project{Root: s.r.root, Records: s.r.opts.Records}
 	for _, sl := range s.slots {
 		if sl.file == nil {
