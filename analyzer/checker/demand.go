@@ -151,11 +151,14 @@ func (r *runner) readAll() {
 }
 
 // prescan builds the demands' view of the inputs scanned.
-func (r *runner) prescan() *analyzer.Scan {
-	n := len(r.inputs)
-	units := make([]prescan.Unit, n)
-	modules := make([]string, n)
-	for i, s := range r.scans {
+func (r *runner) prescan() *analyzer.Scan { return r.newScan(r.scans) }
+
+// newScan builds the demands' view of pre-scans: unit i is scans[i] (a
+// unit that could not be read has no File).
+func (r *runner) newScan(scans []scanned) *analyzer.Scan {
+	units := make([]prescan.Unit, len(scans))
+	modules := make([]string, len(scans))
+	for i, s := range scans {
 		if s.ok {
 			units[i] = prescan.Unit{Module: s.module, IsPackage: s.pkg, File: s.unit}
 			modules[i] = s.module
@@ -248,49 +251,57 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*an
 // seeds are the first inputs to load: the demands' seeds, and the inputs
 // named explicitly (a user who names a file expects it checked).
 func (r *runner) seeds(sc *analyzer.Scan, demands []*analyzer.Demand) []int {
-	want := make([]bool, len(r.inputs))
+	want := seedUnits(sc, demands)
 	for i, in := range r.inputs {
 		if in.Named {
-			want[i] = true
+			want = append(want, i)
 		}
 	}
+	return r.unloaded(want)
+}
+
+// more maps the names the demands ask for to inputs read but not loaded.
+func (r *runner) more(sc *analyzer.Scan, demands []*analyzer.Demand, project *analyzer.Project) []int {
+	return r.unloaded(askedUnits(sc, demands, project))
+}
+
+// unloaded keeps the inputs read but not loaded, sorted, each once.
+func (r *runner) unloaded(units []int) []int {
+	units = slices.DeleteFunc(units, func(i int) bool { return !r.scans[i].ok || r.files[i] != nil })
+	slices.Sort(units)
+	return slices.Compact(units)
+}
+
+// seedUnits are the units the demands seed.
+func seedUnits(sc *analyzer.Scan, demands []*analyzer.Demand) []int {
+	var out []int
 	for _, d := range demands {
 		if d.Seeds == nil {
 			continue
 		}
 		for _, i := range d.Seeds(sc) {
-			if i >= 0 && i < len(want) {
-				want[i] = true
+			if i >= 0 && i < sc.Len() {
+				out = append(out, i)
 			}
-		}
-	}
-	var out []int
-	for i, ok := range want {
-		if ok && r.scans[i].ok && r.files[i] == nil {
-			out = append(out, i)
 		}
 	}
 	return out
 }
 
-// more maps the names the demands ask for to inputs read but not loaded.
-func (r *runner) more(sc *analyzer.Scan, demands []*analyzer.Demand, project *analyzer.Project) []int {
-	want := map[int]bool{}
+// askedUnits are the units of the names the demands would follow on
+// project (names outside the project are dropped).
+func askedUnits(sc *analyzer.Scan, demands []*analyzer.Demand, project *analyzer.Project) []int {
+	var out []int
 	for _, d := range demands {
 		if d.More == nil {
 			continue
 		}
 		for _, name := range d.More(sc, project) {
-			if i, ok := sc.UnitOf(name); ok && r.scans[i].ok && r.files[i] == nil {
-				want[i] = true
+			if i, ok := sc.UnitOf(name); ok {
+				out = append(out, i)
 			}
 		}
 	}
-	out := make([]int, 0, len(want))
-	for i := range want {
-		out = append(out, i)
-	}
-	slices.Sort(out)
 	return out
 }
 

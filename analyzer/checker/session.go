@@ -100,13 +100,7 @@ func NewSession(inputs []Input, opts Options) *Session {
 		r.keepScans = true
 		project, indexProblem = r.loadOnDemand(demands, &start)
 	} else {
-		parallel(len(ins), r.jobs, func(next <-chan int) {
-			w := r.newWorker()
-			defer w.close()
-			for i := range next {
-				r.load(w, i)
-			}
-		})
+		r.loadAll()
 		syntax.ReleaseMemory()
 		r.stats.LoadWall = time.Since(start)
 		if len(r.global) > 0 {
@@ -127,15 +121,11 @@ func NewSession(inputs []Input, opts Options) *Session {
 		s.slots = append(s.slots, sl)
 		s.byPath[in.Path] = sl
 	}
-	if project != nil && (len(r.global) == 0 || project.Index != nil) {
+	if project != nil {
 		// linked by the selection's last round: the first check reuses it
 		s.project, s.indexProblem, s.lastIndex = project, indexProblem, project.Index
 	}
-	for _, f := range r.files {
-		if f != nil {
-			s.loadStats.Files++
-		}
-	}
+	s.loadStats.Files = s.Loaded()
 	// The session owns the files now; the runner keeps its settings.
 	r.inputs, r.files, r.problems, r.sites, r.sets, r.scans = nil, nil, nil, nil, nil, nil
 	r.pending, r.localDiags, r.found = nil, nil, nil

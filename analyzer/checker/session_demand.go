@@ -27,18 +27,13 @@ func (s *Session) preScan(sl *slot) {
 
 // scanOf is the demands' view of the slots now: unit i is slot i.
 func (s *Session) scanOf() *analyzer.Scan {
-	if s.scan != nil {
-		return s.scan
-	}
-	units := make([]prescan.Unit, len(s.slots))
-	modules := make([]string, len(s.slots))
-	for i, sl := range s.slots {
-		if sl.pre.ok {
-			units[i] = prescan.Unit{Module: sl.pre.module, IsPackage: sl.pre.pkg, File: sl.pre.unit}
-			modules[i] = sl.pre.module
+	if s.scan == nil {
+		pre := make([]scanned, len(s.slots))
+		for i, sl := range s.slots {
+			pre[i] = sl.pre
 		}
+		s.scan = s.r.newScan(pre)
 	}
-	s.scan = analyzer.NewScan(prescan.NewProject(units), modules, s.r.sections, s.r.ruleOpts)
 	return s.scan
 }
 
@@ -47,42 +42,20 @@ func (s *Session) scanOf() *analyzer.Scan {
 // until nothing new is asked (as a run's rounds).
 func (s *Session) grow() {
 	sc := s.scanOf()
-	var want []*slot
-	for _, d := range s.demands {
-		if d.Seeds == nil {
-			continue
-		}
-		for _, i := range d.Seeds(sc) {
-			if i >= 0 && i < len(s.slots) {
-				want = append(want, s.slots[i])
-			}
-		}
-	}
-	s.loadSlots(want)
+	s.loadUnits(seedUnits(sc, s.demands))
 	for round := 1; ; round++ {
 		s.linkLoaded()
-		want = want[:0]
-		for _, d := range s.demands {
-			if d.More == nil {
-				continue
-			}
-			for _, name := range d.More(sc, s.project) {
-				if i, ok := sc.UnitOf(name); ok {
-					want = append(want, s.slots[i])
-				}
-			}
-		}
-		if s.loadSlots(want) == 0 || round == maxRounds {
+		if s.loadUnits(askedUnits(sc, s.demands, s.project)) == 0 || round == maxRounds {
 			return
 		}
 	}
 }
 
-// loadSlots loads the slots not loaded yet, and counts them.
-func (s *Session) loadSlots(slots []*slot) int {
+// loadUnits loads the slots of the units not loaded yet, and counts them.
+func (s *Session) loadUnits(units []int) int {
 	n := 0
-	for _, sl := range slots {
-		if !sl.loaded && sl.pre.ok {
+	for _, i := range units {
+		if sl := s.slots[i]; !sl.loaded && sl.pre.ok {
 			s.loadOne(sl)
 			n++
 		}

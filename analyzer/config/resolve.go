@@ -41,9 +41,6 @@ func NewResolver(flagFile string, rules []*analyzer.Rule) (*Resolver, error) {
 	return r, nil
 }
 
-// Fixed is the configuration --config named, or nil.
-func (r *Resolver) Fixed() *Config { return r.fixed }
-
 // ForFile returns the configuration of the file at path (absolute, or
 // relative to the working directory).
 func (r *Resolver) ForFile(path string) *Config {
@@ -68,7 +65,7 @@ func (r *Resolver) ForDir(dir string) *Config {
 	if r.fixed != nil {
 		return r.fixed
 	}
-	return r.forDir(r.abs(dir))
+	return r.forDir(r.abs(dir), nil)
 }
 
 // ForListedDir is ForDir for a directory whose entries the caller has just
@@ -79,30 +76,19 @@ func (r *Resolver) ForListedDir(dir string, listed func(name string) bool) *Conf
 	if r.fixed != nil {
 		return r.fixed
 	}
-	dir = r.abs(dir)
+	return r.forDir(r.abs(dir), listed)
+}
+
+// forDir resolves dir, then its parents as needed (listed, when not nil,
+// is dir's listing; parents are looked up on disk).
+func (r *Resolver) forDir(dir string, listed func(name string) bool) *Config {
 	if c, ok := r.dirs[dir]; ok {
 		return c
 	}
 	c := r.own(dir, listed)
 	if c == nil {
 		if parent := filepath.Dir(dir); parent != dir {
-			c = r.forDir(parent)
-		} else {
-			c = r.def
-		}
-	}
-	r.dirs[dir] = c
-	return c
-}
-
-func (r *Resolver) forDir(dir string) *Config {
-	if c, ok := r.dirs[dir]; ok {
-		return c
-	}
-	c := r.own(dir, nil)
-	if c == nil {
-		if parent := filepath.Dir(dir); parent != dir {
-			c = r.forDir(parent)
+			c = r.forDir(parent, nil)
 		} else {
 			c = r.def
 		}

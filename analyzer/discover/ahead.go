@@ -22,7 +22,7 @@ var aheadSlots = max(4, 2*runtime.GOMAXPROCS(0))
 
 // listing is one directory's entries, sorted by name, with its identity.
 type listing struct {
-	done    chan struct{}
+	done    chan struct{} // closed when a listing read ahead is ready
 	info    fs.FileInfo
 	entries []fs.DirEntry
 	openErr error // the directory could not be opened
@@ -30,28 +30,26 @@ type listing struct {
 	readErr error
 }
 
-// readListing opens, identifies (fstat, not a second path lookup) and
-// lists one directory.
-func readListing(abs string) *listing {
-	l := &listing{}
+// read opens, identifies (fstat, not a second path lookup) and lists one
+// directory.
+func (l *listing) read(abs string) {
 	d, err := os.Open(abs)
 	if err != nil {
 		l.openErr = err
-		return l
+		return
 	}
 	defer d.Close()
 	if l.info, l.statErr = d.Stat(); l.statErr != nil {
-		return l
+		return
 	}
 	l.entries, l.readErr = d.ReadDir(-1)
 	slices.SortFunc(l.entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return l
 }
 
 // readAhead starts reading the listing of a directory the walk will enter.
+// Only the walk's goroutine touches w.ahead; a reader fills its listing
+// and closes done, and the walk waits on done before reading it.
 func (w *walker) readAhead(abs string) {
-	w.aheadMu.Lock()
-	defer w.aheadMu.Unlock()
 	if _, ok := w.ahead[abs]; ok {
 		return
 	}
@@ -59,21 +57,20 @@ func (w *walker) readAhead(abs string) {
 	w.ahead[abs] = l
 	go func() {
 		w.slots <- struct{}{}
-		r := readListing(abs)
+		l.read(abs)
 		<-w.slots
-		l.info, l.entries, l.openErr, l.statErr, l.readErr = r.info, r.entries, r.openErr, r.statErr, r.readErr
 		close(l.done)
 	}()
 }
 
 // listingOf returns the listing of abs: the one read ahead, or read now.
 func (w *walker) listingOf(abs string) *listing {
-	w.aheadMu.Lock()
 	l, ok := w.ahead[abs]
 	delete(w.ahead, abs)
-	w.aheadMu.Unlock()
 	if !ok {
-		return readListing(abs)
+		l = &listing{}
+		l.read(abs)
+		return l
 	}
 	<-l.done
 	return l

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -34,9 +33,8 @@ type walker struct {
 	// when it is reached through links or overlapping arguments).
 	seenFiles map[fileKey]int
 	// ahead holds the directory listings read ahead of the walk.
-	ahead   map[string]*listing
-	aheadMu sync.Mutex
-	slots   chan struct{} // bounds the listings being read at once
+	ahead map[string]*listing
+	slots chan struct{} // bounds the listings being read at once
 	// deferredDirs and deferredFiles hold symbolic links met in walks.
 	// They are followed after every real directory has been walked, so a
 	// file reached both ways is listed under its real path.
