@@ -33,7 +33,7 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 	requireTool(t, "bash")
 	bin := buildSglint(t)
 	e := newActionEnv(t)
-	for name, src := range map[string]string{
+	writeFiles(t, e.dir, map[string]string{
 		"pyproject.toml":       "[tool.sglint]\nignore = []\n",
 		"pkg/conn.py":          "def send_kvcache(self, req:\n    pass\n",
 		"pkg/mooncake/conn.py": "x = = 1\n",
@@ -41,11 +41,7 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 		"pkg/suppressed.py":    "x = = 1  # noqa: SGL000\n",
 		"pkg/pipe | <tag>.py":  "y = = 2\n",
 		"other/not_checked.py": "z = = 3\n",
-	} {
-		p := filepath.Join(e.dir, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
-	}
+	})
 
 	// --all-files: the fixture holds no KV classes; every file is analysed.
 	stdout, code := e.run(t, bin, "INPUT_PATHS=pkg", "INPUT_ARGS=--all-files", "INPUT_SARIF_FILE=out/sglint.sarif")
@@ -93,16 +89,12 @@ func TestActionScriptWithBaseline(t *testing.T) {
 	requireTool(t, "bash")
 	bin := buildSglint(t)
 	e := newActionEnv(t)
-	for name, src := range map[string]string{
+	writeFiles(t, e.dir, map[string]string{
 		"python/pyproject.toml": "[tool.sglint]\nignore = []\n",
 		"python/kv/old.py":      "x = = 1\n",
 		"python/kv/also old.py": "y = = 2\n",
 		"python/kv/fine.py":     "z = 3\n",
-	} {
-		p := filepath.Join(e.dir, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
-	}
+	})
 	require.NoError(t, os.MkdirAll(filepath.Join(e.dir, "ci", "baselines"), 0o755))
 	// --all-files: the fixture holds no KV classes; every file is analysed.
 	cmd := exec.Command(bin, "--all-files", "--write-baseline", "ci/baselines/sglint baseline.json", "python")

@@ -114,15 +114,21 @@ func preCommitRepo(t *testing.T) (string, string) {
 	return precommit, root
 }
 
+// writeFiles writes each file, by slash path under dir, with its content.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+}
+
 // gitRepo writes files into a new git repository and commits them.
 func gitRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
 	work := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(work, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
+	writeFiles(t, work, files)
 	gitIn(t, work, "init", "-q")
 	gitIn(t, work, "add", ".")
 	gitIn(t, work, "commit", "-q", "-m", "fixture")

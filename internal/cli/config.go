@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/internal/projectfiles"
 )
 
 // workdirConfig is the configuration of the working directory (--config
@@ -42,12 +41,9 @@ func printErrors[L interface {
 }
 
 // discoverOptions gives a walk each directory's file selection, from the
-// configuration its files are checked under (Resolver): exclude replaces the
-// default excludes, extend-exclude adds to them; --exclude adds to every
-// directory's, and --respect-gitignore, when given, wins everywhere. Config
-// globs with a "/" are relative to the config's directory, so they are made
-// absolute (discover matches absolute globs against absolute paths); globs
-// without one match base names anywhere and stay as written.
+// configuration its files are checked under (Resolver; see
+// projectfiles.Scope); --exclude adds to every directory's, and
+// --respect-gitignore, when given, wins everywhere.
 func discoverOptions(res *config.Resolver, o *checkOptions) discover.Options {
 	opts := discover.DefaultOptions()
 	opts.Exclude = o.excludes
@@ -57,38 +53,14 @@ func discoverOptions(res *config.Resolver, o *checkOptions) discover.Options {
 		if s, ok := scopes[cfg]; ok {
 			return s
 		}
-		s := &discover.Scope{RespectGitignore: cfg.RespectGitignore, NoDefaultExcludes: cfg.Exclude != nil}
+		s := projectfiles.Scope(cfg)
 		if o.respectGitignore.set {
 			s.RespectGitignore = o.respectGitignore.value
-		}
-		for _, g := range slices.Concat(cfg.Exclude, cfg.ExtendExclude) {
-			s.Exclude = append(s.Exclude, anchorGlob(cfg.Root, g))
 		}
 		scopes[cfg] = s
 		return s
 	}
 	return opts
-}
-
-// anchorGlob makes a config glob containing "/" absolute under root.
-func anchorGlob(root, glob string) string {
-	g := strings.TrimPrefix(filepath.ToSlash(glob), "./")
-	if !strings.Contains(strings.TrimSuffix(g, "/"), "/") || strings.HasPrefix(g, "/") {
-		return glob
-	}
-	return globEscape(filepath.ToSlash(root)) + "/" + g
-}
-
-// globEscape quotes the characters doublestar treats as syntax.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // boolFlag is a boolean flag that remembers whether it was given, so that

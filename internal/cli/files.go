@@ -10,6 +10,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/internal/projectfiles"
 )
 
 // inputSet is what a run loads: the files to report on, then the rest of
@@ -100,7 +101,7 @@ func (s *inputSet) add(in checker.Input) {
 // marker: never a walk of / or a home directory). Problems met there are
 // not the run's: an unreadable file nobody asked about must not fail it.
 func (s *inputSet) addContext(opts discover.Options, stdinAbs string, paths []string) {
-	if !isProjectRoot(s.root) || walkedRoot(s.root, paths, opts.Cwd) {
+	if !projectfiles.IsProjectRoot(s.root) || walkedRoot(s.root, paths, opts.Cwd) {
 		return
 	}
 	seen := map[string]bool{filepath.Clean(stdinAbs): stdinAbs != ""}
@@ -133,18 +134,6 @@ func walkedRoot(root string, paths []string, cwd string) bool {
 			continue
 		}
 		if rel, err := filepath.Rel(abs, root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
-}
-
-// projectMarkers are the files discover.ProjectRoot looks for.
-var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
-
-func isProjectRoot(dir string) bool {
-	for _, m := range projectMarkers {
-		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
 			return true
 		}
 	}

@@ -415,11 +415,11 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 	if s, ok := didyoumean.Closest(key, names); ok {
 		hint = fmt.Sprintf(" (did you mean %s?)", s)
 	}
-	if len(rpaths) == 0 && hint == "" && (len(derivedRules(key)) > 0 || looksLikeRecordID(key)) {
+	if rs := derivedRules(key); len(rpaths) == 0 && hint == "" && (len(rs) > 0 || looksLikeRecordID(key)) {
 		// A record id, and nothing to look it up in: say so, not "unknown rule".
 		fmt.Fprintf(stderr, "sglint: no error records are loaded, so record %q cannot be explained\n", key)
 		fmt.Fprintln(stderr, loadRecordsHint)
-		if rs := derivedRules(key); len(rs) > 0 {
+		if len(rs) > 0 {
 			fmt.Fprintf(stderr, "Derived from it: %s; see 'sglint explain %s'.\n", ruleList(rs), rs[0].ID)
 		}
 		return "", ExitError

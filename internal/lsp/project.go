@@ -15,6 +15,7 @@ import (
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/records"
+	"github.com/sglint/sglint/internal/projectfiles"
 )
 
 // projectID names a project: its root (module names are relative to it)
@@ -129,7 +130,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		onDisk: map[string]bool{}, buffers: map[string]string{}}
 	start := time.Now()
 	var inputs []checker.Input
-	if isProjectRoot(id.root) {
+	if projectfiles.IsProjectRoot(id.root) {
 		p.complete = true
 		files, problems := discover.Find([]string{id.root}, p.dopts)
 		for _, pr := range problems {
@@ -264,51 +265,14 @@ func (p *project) under(path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// projectMarkers are the files discover.ProjectRoot looks for.
-var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
-
-// isProjectRoot reports a real project (as the CLI decides whether to load
-// the rest of a project as context): never a walk of / or of a home
-// directory.
-func isProjectRoot(dir string) bool {
-	for _, m := range projectMarkers {
-		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
 // discoverOptions are the file selection of the settings, as the CLI
 // applies them (internal/cli's discoverOptions without the command-line
-// flags): exclude replaces the default excludes, extend-exclude adds,
-// globs with a "/" are anchored at the settings file's directory.
+// flags), for the whole project.
 func discoverOptions(cfg *config.Config) discover.Options {
+	sc := projectfiles.Scope(cfg)
 	opts := discover.DefaultOptions()
-	opts.RespectGitignore = cfg.RespectGitignore
-	if cfg.Exclude != nil {
-		opts.NoDefaultExcludes = true
-	}
-	for _, g := range append(append([]string(nil), cfg.Exclude...), cfg.ExtendExclude...) {
-		opts.Exclude = append(opts.Exclude, anchorGlob(cfg.Root, g))
-	}
+	opts.RespectGitignore, opts.NoDefaultExcludes, opts.Exclude = sc.RespectGitignore, sc.NoDefaultExcludes, sc.Exclude
 	return opts
-}
-
-// anchorGlob makes a settings glob containing "/" absolute under root.
-func anchorGlob(root, glob string) string {
-	g := strings.TrimPrefix(filepath.ToSlash(glob), "./")
-	if !strings.Contains(strings.TrimSuffix(g, "/"), "/") || strings.HasPrefix(g, "/") {
-		return glob
-	}
-	var b strings.Builder
-	for _, r := range filepath.ToSlash(root) {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String() + "/" + g
 }
 
 // describe is a short account of a settings error for the user.

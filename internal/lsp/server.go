@@ -69,14 +69,13 @@ type Server struct {
 	opts Options
 	conn *jsonrpc2.Conn
 
-	mu       sync.Mutex // guards what the connection and the worker share, below
-	state    int
-	caps     ClientCapabilities
-	folders  []WorkspaceFolder
-	docs     map[string]*document // open documents by absolute path
-	pending  *pending
-	shutdown bool
-	exit     chan int // the exit code, once
+	mu      sync.Mutex // guards what the connection and the worker share, below
+	state   int
+	caps    ClientCapabilities
+	folders []WorkspaceFolder
+	docs    map[string]*document // open documents by absolute path
+	pending *pending
+	exit    chan int // the exit code, once
 
 	wake chan struct{} // the worker has pending work (buffered, 1)
 
@@ -128,7 +127,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) int {
 	case <-s.conn.DisconnectNotify():
 		s.mu.Lock()
 		code = 1
-		if s.shutdown {
+		if s.state == stateShutdown {
 			code = 0
 		}
 		s.mu.Unlock()
@@ -174,12 +173,10 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 	s.mu.Unlock()
 	switch {
 	case req.Method == "exit":
-		s.mu.Lock()
 		code := 1
-		if s.shutdown {
+		if state == stateShutdown {
 			code = 0
 		}
-		s.mu.Unlock()
 		select {
 		case s.exit <- code:
 		default:
@@ -204,7 +201,7 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 		s.initialized()
 	case "shutdown":
 		s.mu.Lock()
-		s.state, s.shutdown = stateShutdown, true
+		s.state = stateShutdown
 		s.mu.Unlock()
 		return nil, nil
 	case "textDocument/didOpen":

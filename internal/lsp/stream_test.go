@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +17,7 @@ import (
 )
 
 // rawPeer drives a jsonrpc2 connection over the server's stream with raw
-// bytes, and reads its frames with a parser of its own.
+// bytes, and reads its frames with the tests' parser (readTestFrame).
 type rawPeer struct {
 	t        *testing.T
 	w        io.WriteCloser
@@ -68,23 +67,8 @@ func (p *rawPeer) response() (id json.RawMessage, result string, code int) {
 	}
 	done := make(chan resp, 1)
 	go func() {
-		length := -1
-		for {
-			line, err := p.r.ReadString('\n')
-			if err != nil {
-				close(done)
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			if line == "" && length >= 0 {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				length, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(p.r, body); err != nil {
+		body, err := readTestFrame(p.r)
+		if err != nil {
 			close(done)
 			return
 		}

@@ -1,0 +1,63 @@
+// Package projectfiles decides which files of a project a run loads, so
+// that the command line and the language server decide it alike: whether
+// a directory is a real project (its whole tree is loaded as context) and
+// which files a configuration's excludes leave.
+package projectfiles
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/discover"
+)
+
+// markers are the files discover.ProjectRoot looks for.
+var markers = []string{"pyproject.toml", "setup.py", ".git"}
+
+// IsProjectRoot reports whether dir holds a project marker: only then is
+// its whole tree loaded, never a walk of / or of a home directory.
+func IsProjectRoot(dir string) bool {
+	for _, m := range markers {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Scope is the file selection of cfg: exclude replaces the default
+// excludes, extend-exclude adds to them. Globs with a "/" are relative to
+// the config's directory, so they are made absolute (discover matches
+// absolute globs against absolute paths); globs without one match base
+// names anywhere and stay as written.
+func Scope(cfg *config.Config) *discover.Scope {
+	s := &discover.Scope{RespectGitignore: cfg.RespectGitignore, NoDefaultExcludes: cfg.Exclude != nil}
+	for _, g := range slices.Concat(cfg.Exclude, cfg.ExtendExclude) {
+		s.Exclude = append(s.Exclude, anchorGlob(cfg.Root, g))
+	}
+	return s
+}
+
+// anchorGlob makes a config glob containing "/" absolute under root.
+func anchorGlob(root, glob string) string {
+	g := strings.TrimPrefix(filepath.ToSlash(glob), "./")
+	if !strings.Contains(strings.TrimSuffix(g, "/"), "/") || strings.HasPrefix(g, "/") {
+		return glob
+	}
+	return globEscape(filepath.ToSlash(root)) + "/" + g
+}
+
+// globEscape quotes the characters doublestar treats as syntax.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
