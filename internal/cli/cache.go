@@ -3,29 +3,21 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/sglint/sglint/analyzer/cache"
 )
 
-// cacheDirName is the cache's directory at the project root.
-const cacheDirName = ".sglint_cache"
-
 // openCache returns the store for this run: --cache-dir if given, else
-// SGLINT_CACHE_DIR if set, else .sglint_cache in cacheRoot(root); nil with
-// --no-cache, or when the directory cannot be used (a warning says why; the
-// run goes on without).
+// cache.DefaultDir(root) ($SGLINT_CACHE_DIR, or .sglint_cache at the top of
+// the checkout); nil with --no-cache, or when the directory cannot be used
+// (a warning says why; the run goes on without).
 func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Store {
 	if noCache {
 		return nil
 	}
 	dir := flagDir
 	if dir == "" {
-		dir = os.Getenv("SGLINT_CACHE_DIR")
-	}
-	if dir == "" {
-		dir = filepath.Join(cacheRoot(root), cacheDirName)
+		dir = cache.DefaultDir(root)
 	}
 	engine, err := cache.EngineID()
 	if err == nil {
@@ -38,23 +30,3 @@ func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Stor
 	return nil
 }
 
-// cacheRoot is where the cache lives for a project root: the top of the git
-// work tree that holds it, else the root itself. The project root depends on
-// the paths given (python/ for `sglint python`, the repository for `sglint
-// .`); the repository does not, so one checkout keeps one cache directory,
-// whose entries are keyed by project root inside.
-func cacheRoot(root string) string {
-	if root == "" {
-		root = "."
-	}
-	for dir := root; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root
-		}
-		dir = parent
-	}
-}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +95,34 @@ func TestServerEndToEnd(t *testing.T) {
 	bin := buildSglint(t)
 	t.Run("session", func(t *testing.T) { editingSession(t, bin) })
 	t.Run("client dies", func(t *testing.T) { clientDies(t, bin) })
+	t.Run("the checkout's cache", func(t *testing.T) { checkoutCache(t, bin) })
+}
+
+// checkoutCache: in a git checkout whose project is python/, the server
+// reads the cache `sglint python` wrote (at the top of the checkout).
+func checkoutCache(t *testing.T, bin string) {
+	repo := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(repo, ".git"), 0o755))
+	writeFiles(t, filepath.Join(repo, "python"), map[string]string{
+		"pyproject.toml":  "[tool.sglint]\nignore = []\n",
+		"pkg/__init__.py": "",
+		"pkg/base.py":     fixtureBase,
+		"pkg/conn.py":     fixtureConn,
+	})
+	run := exec.Command(bin, "python")
+	run.Dir = repo
+	run.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "SGLINT_CACHE_DIR=") })
+	out, _ := run.CombinedOutput() // exit 1: the fixture has a finding
+	require.DirExists(t, filepath.Join(repo, ".sglint_cache"), "%s", out)
+
+	c, _ := serverProcess(t, bin, repo)
+	c.initialize(repo)
+	conn := c.open(filepath.Join(repo, "python", "pkg", "conn.py"), fixtureConn)
+	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
+	msg := c.logged("window/logMessage", "from the cache")
+	m := regexp.MustCompile(`\((\d+) from the cache`).FindStringSubmatch(msg)
+	require.NotNil(t, m, msg)
+	assert.NotEqual(t, "0", m[1], msg)
 }
 
 // editingSession: the handshake, a finding in an opened file, its quick

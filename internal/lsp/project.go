@@ -3,7 +3,6 @@ package lsp
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -181,15 +180,12 @@ func (p *project) owns(path string) bool {
 
 // openCache opens the project's cache read-only: the server writes no
 // file, so it reads what `sglint` runs left (the same build's cache, in
-// the same place: $SGLINT_CACHE_DIR or .sglint_cache at the root).
+// the same place: cache.DefaultDir).
 func (s *Server) openCache(root string) *cache.Store {
 	if s.opts.NoCache {
 		return nil
 	}
-	dir := os.Getenv("SGLINT_CACHE_DIR")
-	if dir == "" {
-		dir = filepath.Join(root, ".sglint_cache")
-	}
+	dir := cache.DefaultDir(root)
 	engine, err := cache.EngineID()
 	if err == nil {
 		var st *cache.Store

@@ -1,0 +1,27 @@
+package cache
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDefaultDir(t *testing.T) {
+	t.Setenv("SGLINT_CACHE_DIR", "")
+	repo := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "python", "pkg"), 0o755))
+	// One cache per checkout, whichever project root a run has.
+	assert.Equal(t, filepath.Join(repo, DirName), DefaultDir(filepath.Join(repo, "python")))
+	assert.Equal(t, filepath.Join(repo, DirName), DefaultDir(repo))
+
+	loose := t.TempDir()
+	if DefaultDir(loose) == filepath.Join(loose, DirName) { // unless the machine has a .git above temp
+		assert.Equal(t, filepath.Join(loose, DirName), DefaultDir(loose))
+	}
+	t.Setenv("SGLINT_CACHE_DIR", "/elsewhere")
+	assert.Equal(t, "/elsewhere", DefaultDir(repo))
+}
