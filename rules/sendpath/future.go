@@ -143,19 +143,9 @@ func assignedName(t *syntax.Tree, n syntax.NodeID) string {
 // resultCalls lists the calls `x.result(...)` in def's own scope whose
 // receiver x satisfies recvOK.
 func resultCalls(t *syntax.Tree, def syntax.NodeID, recvOK func(syntax.NodeID) bool) []syntax.NodeID {
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode {
-		return nil
-	}
 	var out []syntax.NodeID
-	end := t.SubtreeEnd(body)
-	for n := body; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.Call:
-		default:
+	for n := range BodyNodes(t, def) {
+		if t.Kind(n) != syntax.Call {
 			continue
 		}
 		fn := t.Field(n, syntax.FFunction)
