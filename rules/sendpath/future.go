@@ -1,6 +1,7 @@
 package sendpath
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
@@ -58,12 +59,7 @@ func (p *Paths) Joins(fn pymodel.FuncRef) []pymodel.CallSite { return p.joins[fn
 // IsJoin reports whether site is a `.result()` where the exceptions of
 // executor task fn surface (a step of a chain into fn).
 func (p *Paths) IsJoin(site pymodel.CallSite, fn pymodel.FuncRef) bool {
-	for _, j := range p.joins[fn] {
-		if j == site {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(p.joins[fn], site)
 }
 
 // StepMessage says what a chain step's call does, for related locations:
