@@ -10,6 +10,7 @@ import (
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/reaching"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // attrMayNone: `obj.name` may be None when the attribute is declared
@@ -106,18 +107,8 @@ func (c *checker) classOf(fl *flow, obj syntax.NodeID) (pymodel.ClassRef, bool) 
 // on path p (`p.x`), in its own scope.
 func attrsReadOn(t *syntax.Tree, def syntax.NodeID, p facts.Path, attr string) []string {
 	out := []string{attr}
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode {
-		return out
-	}
-	end := t.SubtreeEnd(body)
-	for n := body; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.Attribute:
-		default:
+	for n := range sendpath.BodyNodes(t, def) {
+		if t.Kind(n) != syntax.Attribute {
 			continue
 		}
 		q, ok := facts.PathOf(t, t.Field(n, syntax.FObject))

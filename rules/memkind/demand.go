@@ -14,7 +14,7 @@ import (
 // analysis's.
 var Demand = &analyzer.Demand{
 	Name:  "kv-scope and memory-kind attributes",
-	Seeds: func(sc *analyzer.Scan) []int { return sendpath.Demand.Seeds(sc) },
+	Seeds: sendpath.Demand.Seeds,
 }
 
 // The hook reads the rule's options, and the rule lists the demand.

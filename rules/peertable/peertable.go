@@ -119,7 +119,8 @@ func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 	t := &Table{Attr: attr}
 	seenUse := map[pymodel.UseRef]bool{}
 	seenSite := map[pymodel.AttrSite]bool{}
-	for _, member := range family(ix, c) {
+	members := family(ix, c)
+	for _, member := range members {
 		info := ix.Attr(member, attr)
 		for _, site := range info.Assigns {
 			if seenSite[site] {
@@ -138,7 +139,7 @@ func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 			seenUse[u] = true
 			t.Uses = append(t.Uses, u)
 			use := ix.Use(u)
-			if use.Kind == pymodel.Mutate && (use.Op == pymodel.MutSetItem || use.Op == pymodel.MutSetdefault) {
+			if writesByKey(use) {
 				t.Writes = append(t.Writes, u)
 			}
 		}
@@ -147,7 +148,7 @@ func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 	// `self.kv_mgr.table[k] = v`): the object's class, or a base of it
 	// (the sender may be typed with the common manager class).
 	holders := map[pymodel.ClassRef]bool{}
-	for _, member := range family(ix, c) {
+	for _, member := range members {
 		for _, b := range ix.MRO(member) {
 			if !b.External() {
 				holders[b.Class] = true
@@ -171,7 +172,7 @@ func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 			if use.Value != pymodel.ValueEmptyDict || isDefaultDict(use.Ref) {
 				return nil // sometimes something else
 			}
-		case use.Kind == pymodel.Mutate && (use.Op == pymodel.MutSetItem || use.Op == pymodel.MutSetdefault):
+		case writesByKey(use):
 			t.Writes = append(t.Writes, u)
 		}
 		t.Uses = append(t.Uses, u)
@@ -207,6 +208,11 @@ func calleeOf(text string) string {
 		return strings.TrimSpace(text[:i])
 	}
 	return ""
+}
+
+// writesByKey: `T[k] = v` or `T.setdefault(k, v)`.
+func writesByKey(use *pymodel.AttrUse) bool {
+	return use.Kind == pymodel.Mutate && (use.Op == pymodel.MutSetItem || use.Op == pymodel.MutSetdefault)
 }
 
 func isDefaultDict(callee string) bool {

@@ -3,6 +3,7 @@ package readinessguard
 import (
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // A length divided down (`layers = len(descs) // 2`) is harmful only where
@@ -98,18 +99,9 @@ func namedBy(t *syntax.Tree, e syntax.NodeID) string {
 // every later read of name that is not itself a zero test the name is known
 // not zero, or the state non-empty.
 func halvedNameGuarded(t *syntax.Tree, def syntax.NodeID, r *facts.Result, u use, name string, cands []facts.Path) bool {
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode {
-		return false
-	}
-	end := t.SubtreeEnd(body)
-	for n := u.Node; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.Identifier:
-		default:
+	for n := range sendpath.BodyNodes(t, def) {
+		// Later reads only: u is in def's own scope (findUses).
+		if n < u.Node || t.Kind(n) != syntax.Identifier {
 			continue
 		}
 		if !t.TextIs(n, name) || !isRead(t, n) || zeroTested(t, n) || !r.Reachable(n) {

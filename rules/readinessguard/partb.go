@@ -162,23 +162,9 @@ func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp, owner f
 // emptyStateAsserts: `assert self.descs`, `assert len(descs) > 0`,
 // `assert self.plan is not None` (directly or through an alias).
 func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, self string, cands []stateCand) []emptyRaise {
-	def := ck.ix.Func(fn).Def
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode {
-		return nil
-	}
 	var out []emptyRaise
-	end := t.SubtreeEnd(body)
-	for n := body; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.AssertStatement:
-		default:
-			continue
-		}
-		if !r.Reachable(n) {
+	for n := range sendpath.BodyNodes(t, ck.ix.Func(fn).Def) {
+		if t.Kind(n) != syntax.AssertStatement || !r.Reachable(n) {
 			continue
 		}
 		cond := t.NamedChild(n, 0)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // useKind is how a send path uses registration state.
@@ -134,19 +135,12 @@ type stateLookup func(p facts.Path) (st state, owner facts.Path, ok bool)
 // function whose definition is def: through a path to it or a local alias
 // of it (the facts say which names alias it where).
 func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, states stateLookup) []use {
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode || self == "" {
+	if self == "" {
 		return nil
 	}
 	var out []use
-	end := t.SubtreeEnd(body)
-	for n := body; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1 // its own function
-			continue
-		case syntax.Identifier, syntax.Attribute:
-		default:
+	for n := range sendpath.BodyNodes(t, def) {
+		if kind := t.Kind(n); kind != syntax.Identifier && kind != syntax.Attribute {
 			continue
 		}
 		k := useContext(t, n)

@@ -1,6 +1,7 @@
 package sendpath
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
@@ -58,12 +59,7 @@ func (p *Paths) Joins(fn pymodel.FuncRef) []pymodel.CallSite { return p.joins[fn
 // IsJoin reports whether site is a `.result()` where the exceptions of
 // executor task fn surface (a step of a chain into fn).
 func (p *Paths) IsJoin(site pymodel.CallSite, fn pymodel.FuncRef) bool {
-	for _, j := range p.joins[fn] {
-		if j == site {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(p.joins[fn], site)
 }
 
 // StepMessage says what a chain step's call does, for related locations:
@@ -143,19 +139,9 @@ func assignedName(t *syntax.Tree, n syntax.NodeID) string {
 // resultCalls lists the calls `x.result(...)` in def's own scope whose
 // receiver x satisfies recvOK.
 func resultCalls(t *syntax.Tree, def syntax.NodeID, recvOK func(syntax.NodeID) bool) []syntax.NodeID {
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode {
-		return nil
-	}
 	var out []syntax.NodeID
-	end := t.SubtreeEnd(body)
-	for n := body; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.Call:
-		default:
+	for n := range BodyNodes(t, def) {
+		if t.Kind(n) != syntax.Call {
 			continue
 		}
 		fn := t.Field(n, syntax.FFunction)

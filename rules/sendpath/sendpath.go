@@ -127,19 +127,25 @@ type Entry struct {
 // and safe for concurrent reads.
 type Paths struct {
 	Project *analyzer.Project
+	reached
+	flow   *pymodel.Flow // see facts.go
+	guards *pymodel.Guards
+
+	// Analyses under the entry facts of one call chain (see Escapes).
+	pushMu sync.Mutex
+	pushed map[pushKey]*facts.Result
+}
+
+// reached is what ReachOf computes (build). OfProject's Paths takes it
+// whole, so a field added to build need not be copied over by hand.
+type reached struct {
 	ix      *pymodel.Index
 	entries []Entry
 	entryOf map[pymodel.FuncRef]int // index into entries
 	reach   *pymodel.Reach          // from the outermost entries
 	files   []*analyzer.File        // by index file number
 	scope   *Scope
-	flow    *pymodel.Flow // see facts.go
-	guards  *pymodel.Guards
 	joins   map[pymodel.FuncRef][]pymodel.CallSite // see future.go
-
-	// Analyses under the entry facts of one call chain (see Escapes).
-	pushMu sync.Mutex
-	pushed map[pushKey]*facts.Result
 }
 
 // OfProject returns the send paths of a project under cfg, computed once
@@ -147,8 +153,7 @@ type Paths struct {
 func OfProject(proj *analyzer.Project, cfg Config) *Paths {
 	v := proj.Shared(cfg.key(), func() any {
 		r := ReachOf(proj, cfg) // the entries and reach, shared; facts on top
-		p := &Paths{Project: r.Project, ix: r.ix, entries: r.entries, entryOf: r.entryOf, reach: r.reach,
-			files: r.files, scope: r.scope, joins: r.joins}
+		p := &Paths{Project: r.Project, reached: r.reached}
 		p.computeFacts(cfg.WaitCalls)
 		return p
 	})
@@ -168,7 +173,7 @@ func ReachOf(proj *analyzer.Project, cfg Config) *Paths {
 }
 
 func build(proj *analyzer.Project, cfg Config) *Paths {
-	p := &Paths{Project: proj, ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}
+	p := &Paths{Project: proj, reached: reached{ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}}
 	ix := p.ix
 	if ix == nil {
 		ix = pymodel.NewIndex(nil)

@@ -1,6 +1,8 @@
 package syntaxerror
 
 import (
+	"strconv"
+
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -107,16 +109,9 @@ func bracketProblem(t *syntax.Tree, toks []token, e syntax.NodeID) (problem, boo
 // onLine names the line of o when it is not n's.
 func onLine(t *syntax.Tree, o, n syntax.NodeID) string {
 	if l := t.Start(o).Line; l != t.Start(n).Line {
-		return " on line " + itoa(l)
+		return " on line " + strconv.Itoa(l)
 	}
 	return ""
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // compound are the keywords that start a statement whose header ends with a
