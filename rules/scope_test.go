@@ -66,3 +66,22 @@ func TestKVScopeLookAlikesWouldFire(t *testing.T) {
 	}
 	assert.False(t, fired["SGL001 Scheduler.send_to_detokenizer"], "the waiting queue is not registration state, even in scope")
 }
+
+// The same for SGL003: the scheduler's request table, filled and then
+// completed, is a publish before initialisation once Scheduler counts as
+// a KV base, and only then.
+func TestKVScopePublishLookAlikeWouldFire(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "rules", "scope")
+	fired := func(bases ...string) []string {
+		scope := &sendpath.ScopeOptions{Bases: bases, EntryPatterns: sendpath.DefaultPatterns}
+		opts := checker.Options{SectionOptions: map[string]any{sendpath.Section.Key: scope}}
+		var out []string
+		for _, d := range analysistest.Findings(t, dir, opts, rules.ByID("SGL003")) {
+			out = append(out, d.Path+" "+d.Function)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"disagg/conn.py FastKVManager.add_peer"}, fired("BaseKVManager", "BaseKVSender"))
+	assert.Equal(t, []string{"disagg/conn.py FastKVManager.add_peer", "managers/scheduler.py Scheduler._add_request_then_encode"},
+		fired("BaseKVManager", "BaseKVSender", "Scheduler"))
+}

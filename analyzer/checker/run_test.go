@@ -204,22 +204,31 @@ var modelRule = &analyzer.Rule{ID: "SGL902", Name: "model", Run: func(p *analyze
 	return nil
 }}
 
-// The engine summarises every file in phase 1 and links them once: module
-// names come from the project root (found from pyproject.toml), relative
-// imports and bases resolve across files, and the outcome is the same for
-// any number of workers.
-func TestProjectModel(t *testing.T) {
+// kvprojInputs are the Python files of testdata/model/kvproj, reported on
+// when report says so.
+func kvprojInputs(t *testing.T, report func(rel string) bool) []checker.Input {
+	t.Helper()
 	root := filepath.Join("..", "..", "testdata", "model", "kvproj")
 	var inputs []checker.Input
 	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
 			abs, _ := filepath.Abs(p)
 			rel, _ := filepath.Rel(root, p)
-			// Only the mori file is reported on; the rest is context.
-			inputs = append(inputs, checker.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: strings.Contains(rel, "mori")})
+			inputs = append(inputs, checker.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: report(rel)})
 		}
 		return err
 	}))
+	require.NotEmpty(t, inputs)
+	return inputs
+}
+
+// The engine summarises every file in phase 1 and links them once: module
+// names come from the project root (found from pyproject.toml), relative
+// imports and bases resolve across files, and the outcome is the same for
+// any number of workers.
+func TestProjectModel(t *testing.T) {
+	// Only the mori file is reported on; the rest is context.
+	inputs := kvprojInputs(t, func(rel string) bool { return strings.Contains(rel, "mori") })
 	var first []string
 	for _, jobs := range []int{1, 2, 3} {
 		res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{modelRule}, Jobs: jobs})
@@ -270,16 +279,7 @@ var flowRule = &analyzer.Rule{ID: "SGL903", Name: "flow", Run: func(p *analyzer.
 }}
 
 func TestProjectFlow(t *testing.T) {
-	root := filepath.Join("..", "..", "testdata", "model", "kvproj")
-	var inputs []checker.Input
-	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
-			abs, _ := filepath.Abs(p)
-			rel, _ := filepath.Rel(root, p)
-			inputs = append(inputs, checker.Input{Path: filepath.ToSlash(rel), Abs: abs, Report: true})
-		}
-		return err
-	}))
+	inputs := kvprojInputs(t, func(string) bool { return true })
 	res := checker.Run(inputs, checker.Options{Rules: []*analyzer.Rule{flowRule}, Jobs: 2})
 	require.Empty(t, res.Problems)
 	var got []string

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/rules"
@@ -20,27 +21,30 @@ func findings(res *checker.Result) string {
 	return regexp.MustCompile(` sites \d+\n$`).ReplaceAllString(outcome(res), "\n")
 }
 
+// fullRun is what a full run of the project (every file loaded) reports
+// on the file shown as target.
+func (p *project) fullRun(target string, rs []*analyzer.Rule, recs *records.Set) *checker.Result {
+	report := p.inputs()
+	for i := range report {
+		report[i].Report = report[i].Path == target
+	}
+	return checker.Run(report, checker.Options{Rules: rs, Jobs: 2, Root: p.dir, Records: recs, Full: true})
+}
+
 // A session with the real rules loads only what their demands select, and
 // grows the selection when an edit asks for more: each fixture file is
 // opened blank, then given its text, and the session's findings for it
 // must be those of a full run. Blank, a KV file selects nothing of what it
 // calls, so its text brings those files in.
 func TestSessionGrowsTheSelection(t *testing.T) {
-	recs, err := records.Load(filepath.Join("..", "..", "testdata", "records", "seed"))
-	require.NoError(t, err)
+	src, names, recs := ruleFixtures(t)
 	all := rules.All()
-	src := filepath.Join("..", "..", "testdata", "rules")
-	dirs, err := os.ReadDir(src)
-	require.NoError(t, err)
 	grew, fewer := 0, 0
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
-		p := &project{t: t, dir: filepath.Join(src, d.Name())}
+	for _, name := range names {
+		p := &project{t: t, dir: filepath.Join(src, name)}
 		ins := p.inputs()
 		for k, target := range ins {
-			t.Run(d.Name()+"/"+target.Path, func(t *testing.T) {
+			t.Run(name+"/"+target.Path, func(t *testing.T) {
 				opened := make([]checker.Input, len(ins))
 				copy(opened, ins)
 				opened[k].Src = []byte("pass\n")
@@ -59,13 +63,7 @@ func TestSessionGrowsTheSelection(t *testing.T) {
 				if s.Loaded() > before {
 					grew++
 				}
-				report := make([]checker.Input, len(ins))
-				for i, in := range ins {
-					in.Report = i == k
-					report[i] = in
-				}
-				want := checker.Run(report, checker.Options{Rules: all, Jobs: 2, Root: p.dir, Records: recs, Full: true})
-				assert.Equal(t, findings(want), findings(got))
+				assert.Equal(t, findings(p.fullRun(target.Path, all, recs)), findings(got))
 			})
 		}
 	}
@@ -106,18 +104,11 @@ func TestSessionLoadsWhatIsChecked(t *testing.T) {
 // over its new pre-scan (it may now seed the selection, or be called),
 // and the findings of the file checked are those of a full run.
 func TestSessionGrowsOnDiskChanges(t *testing.T) {
-	recs, err := records.Load(filepath.Join("..", "..", "testdata", "records", "seed"))
-	require.NoError(t, err)
+	src, names, recs := ruleFixtures(t)
 	all := rules.All()
-	src := filepath.Join("..", "..", "testdata", "rules")
-	dirs, err := os.ReadDir(src)
-	require.NoError(t, err)
-	grew := 0
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
-		orig := &project{t: t, dir: filepath.Join(src, d.Name())}
+	grew, compared := 0, 0
+	for _, name := range names {
+		orig := &project{t: t, dir: filepath.Join(src, name)}
 		files := map[string]string{}
 		for _, in := range orig.inputs() {
 			b, err := os.ReadFile(in.Abs)
@@ -142,13 +133,9 @@ func TestSessionGrowsOnDiskChanges(t *testing.T) {
 				if s.Source(target) == nil {
 					continue // checking it would load it anyway
 				}
+				compared++
 				got := s.Check([]string{target})
-				report := p.inputs()
-				for i := range report {
-					report[i].Report = report[i].Path == target
-				}
-				want := checker.Run(report, checker.Options{Rules: all, Jobs: 2, Root: p.dir, Records: recs, Full: true})
-				assert.Equal(t, findings(want), findings(got), "%s/%s after writing %s", d.Name(), target, other)
+				assert.Equal(t, findings(p.fullRun(target, all, recs)), findings(got), "%s/%s after writing %s", name, target, other)
 			}
 			if s.Loaded() > before {
 				grew++
@@ -157,4 +144,37 @@ func TestSessionGrowsOnDiskChanges(t *testing.T) {
 		}
 	}
 	assert.Positive(t, grew)
+	// Not a vacuous pass either: files the session had loaded were
+	// compared with a full run.
+	assert.Positive(t, compared)
+}
+
+// A change after a check is selected over as well: the selection is made
+// again over the pre-scan of the file as it is now, not over the pre-scans
+// of the last check. Here the second change brings a KV class into a file
+// no selection asked for, and the session must load it.
+func TestSessionSelectsAgainAfterEachChange(t *testing.T) {
+	p := newProject(t, map[string]string{
+		"disagg/base.py":  "class BaseKVManager:\n    pass\n",
+		"disagg/conn.py":  "from disagg.base import BaseKVManager\n\nclass Conn(BaseKVManager):\n    def __init__(self):\n        self.table = {}\n        self.table[1] = 2\n\n    def send_one(self, k):\n        return self.table[k]\n",
+		"disagg/new.py":   "pass\n",
+		"models/llama.py": "def forward(x):\n    return x\n",
+	})
+	s := p.session(nil, rules.All(), nil)
+	change := func(path, text string) {
+		p.write(path, text)
+		s.Set(checker.Input{Path: path, Abs: filepath.Join(p.dir, filepath.FromSlash(path))})
+	}
+	require.Nil(t, s.Source("disagg/new.py"), "no KV code in it yet")
+
+	change("models/llama.py", "def forward(x):\n    return x + 1\n")
+	s.Check([]string{"disagg/conn.py"})
+	require.Nil(t, s.Source("disagg/new.py"), "still none")
+	require.Nil(t, s.Source("models/llama.py"), "pre-scanned only")
+
+	change("disagg/new.py", "from disagg.base import BaseKVManager\n\nclass Slow(BaseKVManager):\n    def send_slow(self, k):\n        return k\n")
+	got := s.Check([]string{"disagg/conn.py"})
+	assert.NotNil(t, s.Source("disagg/new.py"), "a KV class now: selected and loaded")
+	assert.Equal(t, findings(p.fullRun("disagg/conn.py", rules.All(), nil)), findings(got))
+	assert.Contains(t, findings(got), "disagg/conn.py:9")
 }

@@ -31,22 +31,34 @@ func (p *project) session(store *cache.Store, rs []*analyzer.Rule, recs *records
 	return s
 }
 
+// ruleFixtures are the fixture projects of the real rules, the
+// directories of testdata/rules by name, with the seed records the
+// record-driven rule reads on them.
+func ruleFixtures(t *testing.T) (src string, names []string, recs *records.Set) {
+	t.Helper()
+	recs, err := records.Load(filepath.Join("..", "..", "testdata", "records", "seed"))
+	require.NoError(t, err)
+	src = filepath.Join("..", "..", "testdata", "rules")
+	dirs, err := os.ReadDir(src)
+	require.NoError(t, err)
+	for _, d := range dirs {
+		if d.IsDir() {
+			names = append(names, d.Name())
+		}
+	}
+	require.NotEmpty(t, names)
+	return src, names, recs
+}
+
 // A session checking every file gives what a full Run gives (a session
 // loads every file, as Run does with Options.Full), on the real rules
 // fixtures (with the seed records, for the record-driven rule).
 func TestSessionAgreesWithRun(t *testing.T) {
-	recs, err := records.Load(filepath.Join("..", "..", "testdata", "records", "seed"))
-	require.NoError(t, err)
+	src, names, recs := ruleFixtures(t)
 	all := rules.All()
-	src := filepath.Join("..", "..", "testdata", "rules")
-	dirs, err := os.ReadDir(src)
-	require.NoError(t, err)
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
-		t.Run(d.Name(), func(t *testing.T) {
-			p := &project{t: t, dir: filepath.Join(src, d.Name())}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			p := &project{t: t, dir: filepath.Join(src, name)}
 			want := checker.Run(p.inputs(), checker.Options{Rules: all, Jobs: 2, Root: p.dir, Records: recs, Full: true})
 			s := p.session(nil, all, recs)
 			assert.Equal(t, outcome(want), outcome(s.Check(p.paths())))

@@ -116,8 +116,13 @@ func TestScopeKVClassesAndEntries(t *testing.T) {
 	assert.False(t, class("proj.base.conn.BaseKVBootstrapServer"))
 	assert.False(t, class("proj.managers.scheduler.Scheduler"))
 
-	sched, _ := ix.FuncByName("proj.managers.scheduler.Scheduler.send_to_detokenizer")
+	sched, ok := ix.FuncByName("proj.managers.scheduler.Scheduler.send_to_detokenizer")
+	require.True(t, ok)
 	assert.False(t, p.OnPath(sched))
+	// The KV method next to it is: the false above is not OnPath's default.
+	send, ok := ix.FuncByName("proj.fast.conn.FastKVManager.send_kvcache")
+	require.True(t, ok)
+	assert.True(t, p.OnPath(send))
 }
 
 func TestScopeConfiguredBases(t *testing.T) {

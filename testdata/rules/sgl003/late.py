@@ -58,6 +58,12 @@ class LateDirectory(BaseKVManager):
         for peer in self.peers.values():
             self._prepare(peer)
 
+    def add_then_log_table(self, infos):
+        for info in infos:
+            self.peers[info.name] = info
+        for peer in self.peers.values():
+            self.agent.log(peer.name)
+
     def add_two_loops_other_peers(self, infos, others):
         for info in infos:
             self.peers[info.name] = info

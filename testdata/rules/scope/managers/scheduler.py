@@ -32,6 +32,11 @@ class Scheduler:
         self.waiting_queue.append(req)
         self.rid_to_req[req.rid] = req
 
+    def _add_request_then_encode(self, rid, lens):
+        req = Req(rid)
+        self.rid_to_req[rid] = req
+        req.encoder_lens = lens
+
     def register_cache(self, ptrs):
         for ptr in ptrs:
             self.cache_descs.append(self.engine.register_memory(ptr))
