@@ -29,4 +29,3 @@ func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Stor
 	fmt.Fprintf(stderr, "sglint: warning: running without a cache: %v\n", err)
 	return nil
 }
-
