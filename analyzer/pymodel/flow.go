@@ -249,8 +249,7 @@ func (fl *Flow) exportPost(fn FuncRef, exit []facts.Fact) []facts.Fact {
 	}
 	var out []facts.Fact
 	for _, x := range exit {
-		switch x.Kind {
-		case facts.Alias, facts.GetOf, facts.LenOf, facts.KeysOf:
+		if x.Kind.Local() {
 			continue
 		}
 		if visible(x.Path) && visible(x.Key) {
@@ -337,8 +336,7 @@ func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool)
 // `local`): each gives a fact, so that neither name loses it. Keys take
 // the longest binding.
 func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool) []facts.Fact {
-	switch f.Kind {
-	case facts.Alias, facts.GetOf, facts.LenOf, facts.KeysOf:
+	if f.Kind.Local() {
 		return dst
 	}
 	k, ok := translatePath(f.Key, bs, toCaller)

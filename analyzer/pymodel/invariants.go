@@ -76,7 +76,7 @@ func (fl *Flow) invariants(c ClassRef) *invariantMemo {
 
 func (fl *Flow) computeInvariants(c ClassRef, m *invariantMemo) {
 	ix := fl.ix
-	members := familyOf(ix, c)
+	members := ix.Family(c)
 	var inits []FuncRef
 	for _, d := range members {
 		init := ix.LookupMethod(d, "__init__").Func
@@ -191,19 +191,4 @@ func (fl *Flow) reachedFrom(inits []FuncRef) map[FuncRef]bool {
 			return out
 		}
 	}
-}
-
-// familyOf is c and its project subclasses, transitively.
-func familyOf(ix *Index, c ClassRef) []ClassRef {
-	out := []ClassRef{c}
-	seen := map[ClassRef]bool{c: true}
-	for i := 0; i < len(out); i++ {
-		for _, sub := range ix.Subclasses(out[i]) {
-			if !seen[sub] {
-				seen[sub] = true
-				out = append(out, sub)
-			}
-		}
-	}
-	return out
 }

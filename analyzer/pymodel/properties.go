@@ -121,11 +121,11 @@ func (fl *Flow) returnedSelfPath(g FuncRef) string {
 	if v == syntax.NoNode {
 		return ""
 	}
-	p, ok := facts.PathOf(t, v)
-	if !ok || strings.ContainsRune(string(p), '[') {
+	p, ok := attrPath(t, v)
+	if !ok {
 		return ""
 	}
-	rest, ok := strings.CutPrefix(string(p), self+".")
+	rest, ok := strings.CutPrefix(p, self+".")
 	if !ok || rest == "" {
 		return ""
 	}
