@@ -40,9 +40,9 @@ type Flow struct {
 	sccDone []sync.Once
 	funcs   [][]funcFlow
 
-	coverMemos sync.Map // ClassRef -> *coverMemo (see covers.go)
-	invMemos   sync.Map // ClassRef -> *invariantMemo (see invariants.go)
-	getters    sync.Map // FuncRef -> *getterMemo (see properties.go)
+	coverMemos onceMap[ClassRef, map[string][]string] // see covers.go
+	invMemos   onceMap[ClassRef, *classInvariants]    // see invariants.go
+	getters    onceMap[FuncRef, string]               // self path a getter returns (see properties.go)
 }
 
 // funcFlow is the flow state of one function; written only by the

@@ -3,7 +3,6 @@ package pymodel
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer/facts"
 )
@@ -35,8 +34,7 @@ import (
 // and stores through a local alias of another object, are not seen as
 // kills.
 
-type invariantMemo struct {
-	once  sync.Once
+type classInvariants struct {
 	facts []facts.Fact     // in the names of a self called "self"
 	early map[FuncRef]bool // functions that may run while a constructor runs
 }
@@ -67,14 +65,15 @@ func (fl *Flow) Invariants(fn FuncRef) []facts.Fact {
 	return out
 }
 
-func (fl *Flow) invariants(c ClassRef) *invariantMemo {
-	v, _ := fl.invMemos.LoadOrStore(c, &invariantMemo{})
-	m := v.(*invariantMemo)
-	m.once.Do(func() { fl.computeInvariants(c, m) })
-	return m
+func (fl *Flow) invariants(c ClassRef) *classInvariants {
+	return fl.invMemos.get(c, func() *classInvariants {
+		m := &classInvariants{}
+		fl.computeInvariants(c, m)
+		return m
+	})
 }
 
-func (fl *Flow) computeInvariants(c ClassRef, m *invariantMemo) {
+func (fl *Flow) computeInvariants(c ClassRef, m *classInvariants) {
 	ix := fl.ix
 	members := ix.Family(c)
 	var inits []FuncRef
