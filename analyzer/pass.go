@@ -81,17 +81,15 @@ func (f *File) SetTree(t *syntax.Tree) { f.tree.Store(t) }
 // DropTree forgets the tree in memory (Tree rebuilds it), first running
 // under (when not nil) while holding the lock that Tree takes to rebuild:
 // a driver keeps the tree's packed form there, so that no rebuild can see
-// the tree gone and the packed form not yet kept. It returns the tree that
+// the tree gone and the packed form not yet kept. under gets the tree that
 // was in memory, nil if none.
-func (f *File) DropTree(under func(t *syntax.Tree)) *syntax.Tree {
+func (f *File) DropTree(under func(t *syntax.Tree)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t := f.tree.Load()
 	if under != nil {
-		under(t)
+		under(f.tree.Load())
 	}
 	f.tree.Store(nil)
-	return t
 }
 
 // Src is the file's source as parsed: lone carriage returns read as line
@@ -204,18 +202,19 @@ func (p *Pass) Options() any { return p.options }
 // OptionsOf returns p's options as a *T, or defaults() when they are nil
 // or of another type (a Pass built outside Run, a rule without an Options
 // hook), so rules need not repeat the assertion and its fallback.
-func OptionsOf[T any](p *Pass, defaults func() *T) *T {
-	if o, ok := p.Options().(*T); ok && o != nil {
-		return o
-	}
-	return defaults()
-}
+func OptionsOf[T any](p *Pass, defaults func() *T) *T { return settingOr(p.options, defaults) }
 
 // SectionOf returns the settings of section s for p's run as a *T: the
 // configured value, else defaults() (also for a Pass built outside Run, or
 // a rule that does not list s in Rule.Sections). Rules must not modify it.
 func SectionOf[T any](p *Pass, s *Section, defaults func() *T) *T {
-	if o, ok := p.sections[s].(*T); ok && o != nil {
+	return settingOr(p.sections[s], defaults)
+}
+
+// settingOr is v as a *T, or defaults() when v is nil or of another type:
+// the one fallback of the options and section lookups.
+func settingOr[T any](v any, defaults func() *T) *T {
+	if o, ok := v.(*T); ok && o != nil {
 		return o
 	}
 	return defaults()

@@ -1,10 +1,6 @@
 package analyzer
 
-import (
-	"strings"
-
-	"github.com/sglint/sglint/analyzer/prescan"
-)
+import "github.com/sglint/sglint/analyzer/prescan"
 
 // Scan is what Demand hooks see before anything is parsed: the pre-scan of
 // every input (unit i is input i; a unit whose file could not be read has
@@ -25,37 +21,19 @@ func NewScan(units *prescan.Project, modules []string, sections map[*Section]any
 // ScanSectionOf returns the settings of section s for the run, like
 // SectionOf for a Pass.
 func ScanSectionOf[T any](sc *Scan, s *Section, defaults func() *T) *T {
-	if o, ok := sc.sections[s].(*T); ok && o != nil {
-		return o
-	}
-	return defaults()
+	return settingOr(sc.sections[s], defaults)
 }
 
 // ScanOptionsOf returns rule's options for the run, like OptionsOf for a
 // Pass.
 func ScanOptionsOf[T any](sc *Scan, rule *Rule, defaults func() *T) *T {
-	if o, ok := sc.rules[rule].(*T); ok && o != nil {
-		return o
-	}
-	return defaults()
+	return settingOr(sc.rules[rule], defaults)
 }
 
 // UnitOf returns the unit of the module a dotted name lives in: the name
 // itself when it is a module, else its longest prefix that is one
 // ("pkg.mod.Class.method" lives in "pkg.mod").
-func (sc *Scan) UnitOf(dotted string) (int, bool) {
-	for name := dotted; name != ""; {
-		if i, ok := sc.Units.ModuleOf(name); ok {
-			return i, true
-		}
-		j := strings.LastIndexByte(name, '.')
-		if j < 0 {
-			break
-		}
-		name = name[:j]
-	}
-	return -1, false
-}
+func (sc *Scan) UnitOf(dotted string) (int, bool) { return sc.Units.UnitOf(dotted) }
 
 // Module returns the module name of unit i.
 func (sc *Scan) Module(i int) string { return sc.modules[i] }

@@ -71,13 +71,19 @@ func (a *analysis) condFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
 
 // truth: path n tested for truth.
 func (a *analysis) truth(n syntax.NodeID, val bool, dst []int32) []int32 {
-	p, ok := a.paths.ofNode(a.t, n, false)
-	if !ok {
-		return dst
-	}
 	k := Falsy
 	if val {
 		k = Truthy
+	}
+	return a.pathFact(n, k, dst)
+}
+
+// pathFact appends the fact of kind k (one about a path alone: IsNone,
+// NotNone, Truthy, Falsy, NonZero) about expression n, when n is a path.
+func (a *analysis) pathFact(n syntax.NodeID, k Kind, dst []int32) []int32 {
+	p, ok := a.paths.ofNode(a.t, n, false)
+	if !ok {
+		return dst
 	}
 	return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
 }
@@ -168,9 +174,7 @@ func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val
 				} else if notNoneLiteral(t, l) {
 					x = r
 				}
-				if p, ok := a.paths.ofNode(t, x, false); ok {
-					return a.appendFact(dst, ifact{kind: NotNone, path: p, key: noPath, other: noPath})
-				}
+				return a.pathFact(x, NotNone, dst)
 			}
 			return dst
 		}
@@ -181,19 +185,12 @@ func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val
 		if k == NotNone {
 			dst = a.getFound(x, false, dst) // `t.get(k) is not None`: k in t
 		}
-		p, ok := a.paths.ofNode(t, x, false)
-		if !ok {
-			return dst
-		}
-		return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
+		return a.pathFact(x, k, dst)
 	case syntax.KwIn, syntax.OpNotIn:
 		in := val != (op == syntax.OpNotIn)
 		if in && literalMembers(t, r) {
 			// `kind in ("VRAM", "DRAM")`: kind is one of them, not None.
-			if p, ok := a.paths.ofNode(t, l, false); ok {
-				dst = a.appendFact(dst, ifact{kind: NotNone, path: p, key: noPath, other: noPath})
-			}
-			return dst
+			return a.pathFact(l, NotNone, dst)
 		}
 		table, ok := a.paths.ofNode(t, keysOf(t, r), false)
 		if !ok {
@@ -257,11 +254,7 @@ func (a *analysis) lenOutcome(x syntax.NodeID, holds func(int64) bool, maxc int6
 	default:
 		return dst
 	}
-	p, ok := a.paths.ofNode(a.t, x, false)
-	if !ok {
-		return dst
-	}
-	return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
+	return a.pathFact(x, k, dst)
 }
 
 // lenArg: n is `len(x)`; returns x.

@@ -62,6 +62,18 @@ var kindNames = [...]string{
 	KeysOf: "KeysOf",
 }
 
+// Local reports whether facts of kind k tie a value to how this function
+// computed it (an alias, a .get, a length, a list of keys): they mean
+// nothing to a caller or a callee, so they are neither exported nor
+// translated, and are no checks.
+func (k Kind) Local() bool {
+	switch k {
+	case Alias, GetOf, LenOf, KeysOf:
+		return true
+	}
+	return false
+}
+
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]

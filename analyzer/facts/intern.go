@@ -271,16 +271,6 @@ func isNameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// hasPrefix reports whether q is p or a base p's chain passes through.
-func (pt *pathTable) hasPrefix(p, q pathID) bool {
-	for ; p != noPath; p = pt.e[p].base {
-		if p == q {
-			return true
-		}
-	}
-	return false
-}
-
 // dependsOn reports whether p's value depends on binding q: q is a prefix
 // of p or of a key used in p.
 func (pt *pathTable) dependsOn(p, q pathID) bool {

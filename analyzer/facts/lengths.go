@@ -83,15 +83,9 @@ func (a *analysis) zeroOutcome(e syntax.NodeID, holds func(int64) bool, dst []in
 		return dst
 	}
 	if x, ok := zeroLenArg(a.t, e); ok {
-		if p, ok := a.paths.ofNode(a.t, x, false); ok {
-			dst = a.appendFact(dst, ifact{kind: Truthy, path: p, key: noPath, other: noPath})
-		}
-		return dst
+		return a.pathFact(x, Truthy, dst)
 	}
-	if p, ok := a.paths.ofNode(a.t, e, false); ok {
-		dst = a.appendFact(dst, ifact{kind: NonZero, path: p, key: noPath, other: noPath})
-	}
-	return dst
+	return a.pathFact(e, NonZero, dst)
 }
 
 // lenValue: `p = v` with v an arithmetic on len(x) learns that p is zero

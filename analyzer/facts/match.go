@@ -49,21 +49,14 @@ func (a *analysis) caseFacts(c syntax.NodeID, val bool, dst []int32) []int32 {
 	}
 	switch t.Kind(lit) {
 	case syntax.None:
-		p, ok := a.paths.ofNode(t, subject, false)
-		if !ok {
-			return dst
-		}
 		k := NotNone
 		if val {
 			k = IsNone
 		}
-		return a.appendFact(dst, ifact{kind: k, path: p, key: noPath, other: noPath})
+		return a.pathFact(subject, k, dst)
 	case syntax.String, syntax.ConcatenatedString, syntax.Float, syntax.True, syntax.False:
-		if !val {
-			return dst
-		}
-		if p, ok := a.paths.ofNode(t, subject, false); ok {
-			dst = a.appendFact(dst, ifact{kind: NotNone, path: p, key: noPath, other: noPath})
+		if val {
+			dst = a.pathFact(subject, NotNone, dst)
 		}
 		return dst
 	}
@@ -76,9 +69,7 @@ func (a *analysis) caseFacts(c syntax.NodeID, val bool, dst []int32) []int32 {
 		return a.lenOutcome(x, holds, slices.Max(ints), dst)
 	}
 	if val {
-		if p, ok := a.paths.ofNode(t, subject, false); ok {
-			dst = a.appendFact(dst, ifact{kind: NotNone, path: p, key: noPath, other: noPath})
-		}
+		dst = a.pathFact(subject, NotNone, dst)
 	}
 	return a.zeroOutcome(subject, holds, dst)
 }

@@ -231,17 +231,10 @@ func ownScopeHas(t *syntax.Tree, def syntax.NodeID, k syntax.Kind) bool {
 	return false
 }
 
-// predicateExpr is the one expression a function or lambda returns, with
-// the locals assigned before it, or NoNode when it does anything else.
-func predicateExpr(t *syntax.Tree, root syntax.NodeID) (syntax.NodeID, map[string]syntax.NodeID) {
-	switch t.Kind(root) {
-	case syntax.Lambda:
-		return t.Field(root, syntax.FBody), nil
-	case syntax.FunctionDefinition:
-	default:
-		return syntax.NoNode, nil
-	}
-	body := t.Field(root, syntax.FBody)
+// predicateExpr is the one expression function def returns, with the
+// locals assigned before it, or NoNode when it does anything else.
+func predicateExpr(t *syntax.Tree, def syntax.NodeID) (syntax.NodeID, map[string]syntax.NodeID) {
+	body := t.Field(def, syntax.FBody)
 	if body == syntax.NoNode {
 		return syntax.NoNode, nil
 	}

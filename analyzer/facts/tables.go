@@ -136,7 +136,7 @@ var copyCalls = []string{"list", "tuple", "sorted", "set", "frozenset"}
 // keyIterable reads a loop's iterable as the keys of a table: the table
 // node, whether the loop yields (key, value) pairs, and whether it runs
 // over a copy.
-func keyIterable(t *syntax.Tree, it syntax.NodeID) (table syntax.NodeID, items, copied, ok bool) {
+func keyIterable(t *syntax.Tree, it syntax.NodeID) (table syntax.NodeID, items, copied bool) {
 	for _, name := range copyCalls {
 		if _, args, ok := builtinCall(t, it, name); ok && len(args) == 1 {
 			it, copied = args[0], true
@@ -144,12 +144,27 @@ func keyIterable(t *syntax.Tree, it syntax.NodeID) (table syntax.NodeID, items, 
 		}
 	}
 	if recv, ok := methodCall(t, it, "keys"); ok {
-		return recv, false, copied, true
+		return recv, false, copied
 	}
 	if recv, ok := methodCall(t, it, "items"); ok {
-		return recv, true, copied, true
+		return recv, true, copied
 	}
-	return it, false, copied, true
+	return it, false, copied
+}
+
+// loopKey is the node a loop target binds the key to: the target itself,
+// or for a loop over items the first name of its (key, value) pattern;
+// false for a target that keeps the pair whole.
+func loopKey(t *syntax.Tree, target syntax.NodeID, items bool) (syntax.NodeID, bool) {
+	key := t.Unparen(target)
+	if !items {
+		return key, true
+	}
+	switch t.Kind(key) {
+	case syntax.PatternList, syntax.TuplePattern, syntax.ListPattern, syntax.Tuple, syntax.List:
+		return t.Unparen(t.NamedChild(key, 0)), true
+	}
+	return syntax.NoNode, false
 }
 
 // loopKeys learns, for loop target target over iterable it, that the key
@@ -157,18 +172,10 @@ func keyIterable(t *syntax.Tree, it syntax.NodeID) (table syntax.NodeID, items, 
 // that runs between two bindings (the loop body, the comprehension).
 func (a *analysis) loopKeys(target, it, scope syntax.NodeID) {
 	t := a.t
-	table, items, copied, ok := keyIterable(t, it)
+	table, items, copied := keyIterable(t, it)
+	key, ok := loopKey(t, target, items)
 	if !ok {
 		return
-	}
-	key := t.Unparen(target)
-	if items {
-		switch t.Kind(key) {
-		case syntax.PatternList, syntax.TuplePattern, syntax.ListPattern, syntax.Tuple, syntax.List:
-			key = t.Unparen(t.NamedChild(key, 0))
-		default:
-			return // the pair itself: no key named
-		}
 	}
 	tp, ok := a.paths.ofNode(t, table, false)
 	if !ok {
@@ -264,8 +271,8 @@ func (a *analysis) keysValue(p pathID, v syntax.NodeID) {
 	table := syntax.NoNode
 	switch t.Kind(v) {
 	case syntax.Call:
-		tb, items, copied, ok := keyIterable(t, v)
-		if ok && copied && !items {
+		tb, items, copied := keyIterable(t, v)
+		if copied && !items {
 			table = tb
 		}
 	case syntax.ListComprehension, syntax.SetComprehension:
@@ -283,18 +290,10 @@ func (a *analysis) keysValue(p pathID, v syntax.NodeID) {
 		if clause == syntax.NoNode || elem == syntax.NoNode || t.Kind(elem) != syntax.Identifier {
 			return
 		}
-		tb, items, _, ok := keyIterable(t, t.Field(clause, syntax.FRight))
+		tb, items, _ := keyIterable(t, t.Field(clause, syntax.FRight))
+		key, ok := loopKey(t, t.Field(clause, syntax.FLeft), items)
 		if !ok {
 			return
-		}
-		key := t.Unparen(t.Field(clause, syntax.FLeft))
-		if items {
-			switch t.Kind(key) {
-			case syntax.PatternList, syntax.TuplePattern, syntax.ListPattern, syntax.Tuple, syntax.List:
-				key = t.Unparen(t.NamedChild(key, 0))
-			default:
-				return
-			}
 		}
 		if key != syntax.NoNode && t.Kind(key) == syntax.Identifier && t.TextIs(key, t.Text(elem)) {
 			table = tb

@@ -53,7 +53,6 @@ func (d *Directive) Word() string {
 		return ""
 	}
 	return strings.TrimSpace(d.Text[strings.LastIndexByte(d.Text, ':')+1:]) // the word has no colon
-
 }
 
 // Used reports whether the directive suppressed at least one finding.
@@ -201,8 +200,9 @@ func scan(text string) []match {
 			if m.codes == nil {
 				// The text keeps the word that is not a code, so that a
 				// warning can show it (a rule's name, say).
-				m.invalid, m.end = true, wordEnd(text, skipSpace(text, c+1))
-				if m.end == skipSpace(text, c+1) {
+				w := skipSpace(text, c+1)
+				m.invalid, m.end = true, wordEnd(text, w)
+				if m.end == w {
 					m.end = c + 1
 				}
 			}
@@ -271,7 +271,6 @@ func isSpace(c byte) bool  { return c == ' ' || c == '\t' }
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isWord(c byte) bool   { return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-' }
 
-// containsFold is a cheap case-insensitive pre-check before scanning.
 // mentionsNoqa reports whether src contains "noqa" in any case, looking
 // only around its q's.
 func mentionsNoqa(src []byte) bool {
@@ -291,6 +290,7 @@ func mentionsNoqa(src []byte) bool {
 	return false
 }
 
+// containsFold is a cheap case-insensitive pre-check before scanning.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if strings.EqualFold(s[i:i+len(sub)], sub) {

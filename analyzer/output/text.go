@@ -51,8 +51,11 @@ func Summary(r *Report) string {
 	if internal > 0 {
 		notes = append(notes, plural(internal, "file")+" hit an internal error")
 	}
-	if skipped > 0 {
-		notes = append(notes, plural(skipped, "file")+map[bool]string{true: " was", false: " were"}[skipped == 1]+" skipped")
+	switch {
+	case skipped == 1:
+		notes = append(notes, "1 file was skipped")
+	case skipped > 1:
+		notes = append(notes, plural(skipped, "file")+" were skipped")
 	}
 	for _, nr := range r.NotRun {
 		notes = append(notes, fmt.Sprintf("%s did not run (%s)", nr.Rule.ID, nr.Reason))
@@ -84,29 +87,26 @@ func Summary(r *Report) string {
 // problemCounts counts the distinct paths that could not be read, that hit
 // an internal error, and that were skipped on purpose (warnings).
 func problemCounts(ps []analyzer.Problem) (unread, internal, skipped int) {
-	seen := map[string]bool{}
+	type key struct {
+		kind int // 0 unread, 1 internal, 2 skipped
+		path string
+	}
+	var n [3]int
+	seen := map[key]bool{}
 	for _, p := range ps {
-		kind := "unread"
+		k := key{0, p.Path}
 		switch {
 		case p.Internal:
-			kind = "internal"
+			k.kind = 1
 		case p.Warning:
-			kind = "skipped"
+			k.kind = 2
 		}
-		if seen[kind+"\x00"+p.Path] {
-			continue
-		}
-		seen[kind+"\x00"+p.Path] = true
-		switch kind {
-		case "unread":
-			unread++
-		case "internal":
-			internal++
-		default:
-			skipped++
+		if !seen[k] {
+			seen[k] = true
+			n[k.kind]++
 		}
 	}
-	return unread, internal, skipped
+	return n[0], n[1], n[2]
 }
 
 // bySeverity counts findings by severity, errors first, and within each by

@@ -23,15 +23,12 @@ type Project struct {
 	// from a source root above or below the project root still resolve, as
 	// in the project model.
 	suffixes map[string]int
-	// classes maps a qualified class name to the units defining it.
-	classes map[string][]int
 }
 
 // NewProject indexes units (the first unit of a module name wins, as in
 // the project model).
 func NewProject(units []Unit) *Project {
-	p := &Project{units: units, byModule: make(map[string]int, len(units)), suffixes: map[string]int{},
-		classes: map[string][]int{}}
+	p := &Project{units: units, byModule: make(map[string]int, len(units)), suffixes: map[string]int{}}
 	for i, u := range units {
 		if u.File == nil {
 			continue
@@ -47,15 +44,6 @@ func NewProject(units []Unit) *Project {
 			} else {
 				p.suffixes[tail] = i
 			}
-		}
-	}
-	for i, u := range units {
-		if u.File == nil {
-			continue
-		}
-		for _, c := range u.File.Classes {
-			q := u.Module + "." + c.Name
-			p.classes[q] = append(p.classes[q], i)
 		}
 	}
 	return p
@@ -75,19 +63,36 @@ func (p *Project) ModuleOf(module string) (int, bool) {
 	return -1, false
 }
 
-// canonical qualifies a dotted name's module part with the project's own
-// module name ("sglang.x.C" is "python.sglang.x.C" when the root is above
-// python/).
-func (p *Project) canonical(q string) string {
-	for name := q; name != ""; {
+// UnitOf returns the unit of the module a dotted name lives in: the name
+// itself when it is a module, else its longest prefix that is one
+// ("pkg.mod.Class.method" lives in "pkg.mod").
+func (p *Project) UnitOf(dotted string) (int, bool) {
+	i, _, ok := p.modulePrefix(dotted)
+	return i, ok
+}
+
+// modulePrefix is UnitOf with the length of the prefix that named the
+// module.
+func (p *Project) modulePrefix(dotted string) (unit, n int, ok bool) {
+	for name := dotted; name != ""; {
 		if i, ok := p.ModuleOf(name); ok {
-			return p.units[i].Module + q[len(name):]
+			return i, len(name), true
 		}
 		j := strings.LastIndexByte(name, '.')
 		if j < 0 {
 			break
 		}
 		name = name[:j]
+	}
+	return -1, 0, false
+}
+
+// canonical qualifies a dotted name's module part with the project's own
+// module name ("sglang.x.C" is "python.sglang.x.C" when the root is above
+// python/).
+func (p *Project) canonical(q string) string {
+	if i, n, ok := p.modulePrefix(q); ok {
+		return p.units[i].Module + q[n:]
 	}
 	return q
 }
@@ -177,8 +182,9 @@ func (p *Project) KVUnits(bases []string) []int {
 	if len(bases) == 0 {
 		return nil
 	}
-	// Every class once, with its bases resolved once; then a walk down
-	// from the classes that name a KV base to their subclasses.
+	// Every class once, its bases resolved; then a walk down from the
+	// classes that name a KV base to their subclasses, and one up from
+	// those to their ancestors.
 	type class struct {
 		unit int
 		c    *Class
@@ -187,7 +193,8 @@ func (p *Project) KVUnits(bases []string) []int {
 	var classes []class
 	var queue []int
 	kv := map[int]bool{}
-	sub := map[string][]int{} // resolved base -> classes listing it
+	sub := map[string][]int{}    // resolved base -> classes listing it
+	byName := map[string][]int{} // qualified name -> classes defining it
 	for i, u := range p.units {
 		if u.File == nil {
 			continue
@@ -195,14 +202,16 @@ func (p *Project) KVUnits(bases []string) []int {
 		for ci := range u.File.Classes {
 			c := &u.File.Classes[ci]
 			k := len(classes)
-			classes = append(classes, class{unit: i, c: c, q: u.Module + "." + c.Name})
+			cl := class{unit: i, c: c, q: u.Module + "." + c.Name}
 			// A base itself is KV code (its MRO starts with it).
-			hit := namedIn(bases, classes[k].q)
+			hit := namedIn(bases, cl.q)
 			for _, b := range c.Bases {
 				q := p.resolveName(i, b)
 				sub[q] = append(sub[q], k)
 				hit = hit || namedIn(bases, q) || namedIn(bases, b)
 			}
+			classes = append(classes, cl)
+			byName[cl.q] = append(byName[cl.q], k)
 			if hit {
 				kv[k] = true
 				queue = append(queue, k)
@@ -221,22 +230,18 @@ func (p *Project) KVUnits(bases []string) []int {
 	}
 	need := map[int]bool{}
 	seen := map[string]bool{}
-	var walk func(i int, c *Class)
-	walk = func(i int, c *Class) {
+	var walk func(k int)
+	walk = func(k int) {
+		i := classes[k].unit
 		need[i] = true
-		for _, b := range c.Bases {
-			q := p.resolveName(i, b)
+		for _, b := range classes[k].c.Bases {
+			q := p.resolveName(i, b) // again: only the few classes walked
 			if seen[q] {
 				continue
 			}
 			seen[q] = true
-			for _, j := range p.classes[q] {
-				for ai := range p.units[j].File.Classes {
-					a := &p.units[j].File.Classes[ai]
-					if p.units[j].Module+"."+a.Name == q {
-						walk(j, a)
-					}
-				}
+			for _, a := range byName[q] {
+				walk(a)
 			}
 		}
 	}
@@ -246,7 +251,7 @@ func (p *Project) KVUnits(bases []string) []int {
 	}
 	slices.Sort(ks) // the walk's order does not matter, but keep it fixed
 	for _, k := range ks {
-		walk(classes[k].unit, classes[k].c)
+		walk(k)
 	}
 	out := make([]int, 0, len(need))
 	for i := range p.units {

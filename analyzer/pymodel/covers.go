@@ -2,7 +2,6 @@ package pymodel
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -43,17 +42,10 @@ type tableAdd struct {
 	key string
 }
 
-type coverMemo struct {
-	once   sync.Once
-	covers map[string][]string // S -> the tables covering it
-}
-
-// covers returns the key covers of the tables of instances of c.
+// covers returns the key covers of the tables of instances of c: S -> the
+// tables covering it.
 func (fl *Flow) covers(c ClassRef) map[string][]string {
-	v, _ := fl.coverMemos.LoadOrStore(c, &coverMemo{})
-	m := v.(*coverMemo)
-	m.once.Do(func() { m.covers = fl.computeCovers(c) })
-	return m.covers
+	return fl.coverMemos.get(c, func() map[string][]string { return fl.computeCovers(c) })
 }
 
 func (fl *Flow) computeCovers(c ClassRef) map[string][]string {

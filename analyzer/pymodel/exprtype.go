@@ -33,8 +33,8 @@ func (fl *Flow) exprClass(fn FuncRef, n syntax.NodeID, depth int) (ClassRef, boo
 	}
 	switch t.Kind(n) {
 	case syntax.Identifier, syntax.Attribute:
-		if p, ok := facts.PathOf(t, n); ok && !strings.ContainsRune(string(p), '[') {
-			return ix.TypeOf(fn.File, fn.Func, string(p))
+		if p, ok := attrPath(t, n); ok {
+			return ix.TypeOf(fn.File, fn.Func, p)
 		}
 	case syntax.Subscript:
 		return fl.itemOf(fn, t.Field(n, syntax.FValue), depth)
@@ -48,15 +48,15 @@ func (fl *Flow) exprClass(fn FuncRef, n syntax.NodeID, depth int) (ClassRef, boo
 				return c, true
 			}
 		}
-		dotted, ok := facts.PathOf(t, f)
-		if !ok || strings.ContainsRune(string(dotted), '[') {
+		dotted, ok := attrPath(t, f)
+		if !ok {
 			break
 		}
-		if sym := ix.Resolve(fn.File, fn.Func, string(dotted)); sym.Kind == SymClass {
+		if sym := ix.Resolve(fn.File, fn.Func, dotted); sym.Kind == SymClass {
 			return sym.Class, true // a constructor
 		}
 		// Cls.make(...): a classmethod that builds its class.
-		recv, name, ok := strings.Cut(string(dotted), ".")
+		recv, name, ok := strings.Cut(dotted, ".")
 		if !ok || strings.ContainsRune(name, '.') {
 			break
 		}
@@ -74,16 +74,25 @@ func (fl *Flow) exprClass(fn FuncRef, n syntax.NodeID, depth int) (ClassRef, boo
 // itemOf is the item class of the dict that expression tab (an attribute
 // path of fn) holds.
 func (fl *Flow) itemOf(fn FuncRef, tab syntax.NodeID, depth int) (ClassRef, bool) {
-	t := fl.tree(fn.File)
-	p, ok := facts.PathOf(t, tab)
-	if !ok || strings.ContainsRune(string(p), '[') {
+	p, ok := attrPath(fl.tree(fn.File), tab)
+	if !ok {
 		return NoClass, false
 	}
-	owner, attr, ok := fl.ix.OwnerOf(fn, string(p))
+	owner, attr, ok := fl.ix.OwnerOf(fn, p)
 	if !ok {
 		return NoClass, false
 	}
 	return fl.itemClass(owner, attr, depth+1)
+}
+
+// attrPath is the access path n denotes when it reads no subscript: a
+// name, or attributes over one (facts.PathOf).
+func attrPath(t *syntax.Tree, n syntax.NodeID) (string, bool) {
+	p, ok := facts.PathOf(t, n)
+	if !ok || strings.ContainsRune(string(p), '[') {
+		return "", false
+	}
+	return string(p), true
 }
 
 // buildsCls: classmethod m returns `cls(...)` on every return (and is not
@@ -140,7 +149,7 @@ func (fl *Flow) itemClass(c ClassRef, attr string, depth int) (ClassRef, bool) {
 		return ix.ResolveType(info.AnnotationAt.Class.File, fn, v)
 	}
 	found := NoClass
-	for _, member := range familyOf(ix, c) {
+	for _, member := range ix.Family(c) {
 		for _, ur := range ix.SelfUses(member, attr) {
 			u := ix.Use(ur)
 			if u.Kind != Mutate || u.Op != MutSetItem || u.Path != attr {

@@ -40,9 +40,9 @@ type Flow struct {
 	sccDone []sync.Once
 	funcs   [][]funcFlow
 
-	coverMemos sync.Map // ClassRef -> *coverMemo (see covers.go)
-	invMemos   sync.Map // ClassRef -> *invariantMemo (see invariants.go)
-	getters    sync.Map // FuncRef -> *getterMemo (see properties.go)
+	coverMemos onceMap[ClassRef, map[string][]string] // see covers.go
+	invMemos   onceMap[ClassRef, *classInvariants]    // see invariants.go
+	getters    onceMap[FuncRef, string]               // self path a getter returns (see properties.go)
 }
 
 // funcFlow is the flow state of one function; written only by the
@@ -249,8 +249,7 @@ func (fl *Flow) exportPost(fn FuncRef, exit []facts.Fact) []facts.Fact {
 	}
 	var out []facts.Fact
 	for _, x := range exit {
-		switch x.Kind {
-		case facts.Alias, facts.GetOf, facts.LenOf, facts.KeysOf:
+		if x.Kind.Local() {
 			continue
 		}
 		if visible(x.Path) && visible(x.Key) {
@@ -337,8 +336,7 @@ func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool)
 // `local`): each gives a fact, so that neither name loses it. Keys take
 // the longest binding.
 func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool) []facts.Fact {
-	switch f.Kind {
-	case facts.Alias, facts.GetOf, facts.LenOf, facts.KeysOf:
+	if f.Kind.Local() {
 		return dst
 	}
 	k, ok := translatePath(f.Key, bs, toCaller)

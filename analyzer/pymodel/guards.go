@@ -326,7 +326,7 @@ func (fl *Flow) Checks(fn FuncRef, res *facts.Result) []Check {
 		}
 		was := res.At(before)
 		for _, x := range res.At(next) {
-			if x.Kind == facts.Alias || x.Kind == facts.GetOf || x.Kind == facts.LenOf || x.Kind == facts.KeysOf {
+			if x.Kind.Local() {
 				continue
 			}
 			if !containsFact(was, x) {

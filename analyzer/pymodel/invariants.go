@@ -3,7 +3,6 @@ package pymodel
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer/facts"
 )
@@ -35,8 +34,7 @@ import (
 // and stores through a local alias of another object, are not seen as
 // kills.
 
-type invariantMemo struct {
-	once  sync.Once
+type classInvariants struct {
 	facts []facts.Fact     // in the names of a self called "self"
 	early map[FuncRef]bool // functions that may run while a constructor runs
 }
@@ -67,16 +65,17 @@ func (fl *Flow) Invariants(fn FuncRef) []facts.Fact {
 	return out
 }
 
-func (fl *Flow) invariants(c ClassRef) *invariantMemo {
-	v, _ := fl.invMemos.LoadOrStore(c, &invariantMemo{})
-	m := v.(*invariantMemo)
-	m.once.Do(func() { fl.computeInvariants(c, m) })
-	return m
+func (fl *Flow) invariants(c ClassRef) *classInvariants {
+	return fl.invMemos.get(c, func() *classInvariants {
+		m := &classInvariants{}
+		fl.computeInvariants(c, m)
+		return m
+	})
 }
 
-func (fl *Flow) computeInvariants(c ClassRef, m *invariantMemo) {
+func (fl *Flow) computeInvariants(c ClassRef, m *classInvariants) {
 	ix := fl.ix
-	members := familyOf(ix, c)
+	members := ix.Family(c)
 	var inits []FuncRef
 	for _, d := range members {
 		init := ix.LookupMethod(d, "__init__").Func
@@ -191,19 +190,4 @@ func (fl *Flow) reachedFrom(inits []FuncRef) map[FuncRef]bool {
 			return out
 		}
 	}
-}
-
-// familyOf is c and its project subclasses, transitively.
-func familyOf(ix *Index, c ClassRef) []ClassRef {
-	out := []ClassRef{c}
-	seen := map[ClassRef]bool{c: true}
-	for i := 0; i < len(out); i++ {
-		for _, sub := range ix.Subclasses(out[i]) {
-			if !seen[sub] {
-				seen[sub] = true
-				out = append(out, sub)
-			}
-		}
-	}
-	return out
 }

@@ -24,6 +24,22 @@ func (ix *Index) OwnerOf(fn FuncRef, dotted string) (ClassRef, string, bool) {
 	return c, dotted[i+1:], true
 }
 
+// Family is c, then its project subclasses (transitively), in a stable
+// order: the classes whose instances run c's methods.
+func (ix *Index) Family(c ClassRef) []ClassRef {
+	out := []ClassRef{c}
+	seen := map[ClassRef]bool{c: true}
+	for i := 0; i < len(out); i++ {
+		for _, sub := range ix.Subclasses(out[i]) {
+			if !seen[sub] {
+				seen[sub] = true
+				out = append(out, sub)
+			}
+		}
+	}
+	return out
+}
+
 // ctorArgType is the class of the value constructor init receives as its
 // parameter pi when an instance of c is built: the most derived annotation
 // that names a project class among the parameters carrying the value down

@@ -2,7 +2,6 @@ package pymodel
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -15,11 +14,6 @@ import (
 // that read the property; the engine kills them, as any alias, when
 // either side is rebound. Only `@property` counts: a cached_property keeps
 // the object it first returned, whatever happens to the attribute later.
-
-type getterMemo struct {
-	once sync.Once
-	path string // the self path returned after "self", "" when none
-}
 
 // ClassFacts returns what holds on entry to fn because of its class: the
 // constructors' invariants (Invariants) and the property aliases of the
@@ -79,10 +73,7 @@ func (fl *Flow) getterTarget(c ClassRef, name string) string {
 			}
 			for _, d := range f.Decorators {
 				if d == "property" {
-					v, _ := fl.getters.LoadOrStore(g, &getterMemo{})
-					gm := v.(*getterMemo)
-					gm.once.Do(func() { gm.path = fl.returnedSelfPath(g) })
-					return gm.path
+					return fl.getters.get(g, func() string { return fl.returnedSelfPath(g) })
 				}
 			}
 		}
@@ -121,11 +112,11 @@ func (fl *Flow) returnedSelfPath(g FuncRef) string {
 	if v == syntax.NoNode {
 		return ""
 	}
-	p, ok := facts.PathOf(t, v)
-	if !ok || strings.ContainsRune(string(p), '[') {
+	p, ok := attrPath(t, v)
+	if !ok {
 		return ""
 	}
-	rest, ok := strings.CutPrefix(string(p), self+".")
+	rest, ok := strings.CutPrefix(p, self+".")
 	if !ok || rest == "" {
 		return ""
 	}
