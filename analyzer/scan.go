@@ -7,15 +7,14 @@ import "github.com/sglint/sglint/analyzer/prescan"
 // a nil File) and the run's settings.
 type Scan struct {
 	Units    *prescan.Project
-	modules  []string // by unit
 	sections map[*Section]any
 	rules    map[*Rule]any
 }
 
 // NewScan returns the demands' view of a run, for a driver: units by input
-// index, each input's module, and the run's settings.
-func NewScan(units *prescan.Project, modules []string, sections map[*Section]any, rules map[*Rule]any) *Scan {
-	return &Scan{Units: units, modules: modules, sections: sections, rules: rules}
+// index, and the run's settings.
+func NewScan(units *prescan.Project, sections map[*Section]any, rules map[*Rule]any) *Scan {
+	return &Scan{Units: units, sections: sections, rules: rules}
 }
 
 // ScanSectionOf returns the settings of section s for the run, like
@@ -36,7 +35,7 @@ func ScanOptionsOf[T any](sc *Scan, rule *Rule, defaults func() *T) *T {
 func (sc *Scan) UnitOf(dotted string) (int, bool) { return sc.Units.UnitOf(dotted) }
 
 // Module returns the module name of unit i.
-func (sc *Scan) Module(i int) string { return sc.modules[i] }
+func (sc *Scan) Module(i int) string { return sc.Units.Module(i) }
 
 // Len is the number of units.
-func (sc *Scan) Len() int { return len(sc.modules) }
+func (sc *Scan) Len() int { return sc.Units.Len() }

@@ -157,14 +157,12 @@ func (r *runner) prescan() *analyzer.Scan { return r.newScan(r.scans) }
 // unit that could not be read has no File).
 func (r *runner) newScan(scans []scanned) *analyzer.Scan {
 	units := make([]prescan.Unit, len(scans))
-	modules := make([]string, len(scans))
 	for i, s := range scans {
 		if s.ok {
 			units[i] = prescan.Unit{Module: s.module, IsPackage: s.pkg, File: s.unit}
-			modules[i] = s.module
 		}
 	}
-	return analyzer.NewScan(prescan.NewProject(units), modules, r.sections, r.ruleOpts)
+	return analyzer.NewScan(prescan.NewProject(units), r.sections, r.ruleOpts)
 }
 
 // loadOnDemand is steps 0 to 2; start is reset when loading ends and

@@ -215,16 +215,8 @@ func isAsync(t *syntax.Tree, def syntax.NodeID) bool {
 // ownScopeHas reports a node of kind k in def's body outside nested
 // functions, lambdas and classes.
 func ownScopeHas(t *syntax.Tree, def syntax.NodeID, k syntax.Kind) bool {
-	body := t.Field(def, syntax.FBody)
-	if body == syntax.NoNode {
-		return false
-	}
-	end := t.SubtreeEnd(body)
-	for i := body; i < end; i++ {
-		switch t.Kind(i) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			i = t.SubtreeEnd(i) - 1
-		case k:
+	for n := range t.OwnScope(def) {
+		if t.Kind(n) == k {
 			return true
 		}
 	}

@@ -49,6 +49,12 @@ func NewProject(units []Unit) *Project {
 	return p
 }
 
+// Len is the number of units.
+func (p *Project) Len() int { return len(p.units) }
+
+// Module is unit i's module name ("" for a unit that could not be read).
+func (p *Project) Module(i int) string { return p.units[i].Module }
+
 // ModuleOf returns the unit of a module name: exactly, or as the unique
 // unit whose module name ends with it.
 func (p *Project) ModuleOf(module string) (int, bool) {

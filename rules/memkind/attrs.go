@@ -10,7 +10,6 @@ import (
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/reaching"
 	"github.com/sglint/sglint/analyzer/syntax"
-	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // attrMayNone: `obj.name` may be None when the attribute is declared
@@ -107,7 +106,7 @@ func (c *checker) classOf(fl *flow, obj syntax.NodeID) (pymodel.ClassRef, bool) 
 // on path p (`p.x`), in its own scope.
 func attrsReadOn(t *syntax.Tree, def syntax.NodeID, p facts.Path, attr string) []string {
 	out := []string{attr}
-	for n := range sendpath.BodyNodes(t, def) {
+	for n := range t.OwnScope(def) {
 		if t.Kind(n) != syntax.Attribute {
 			continue
 		}

@@ -119,7 +119,7 @@ func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 	t := &Table{Attr: attr}
 	seenUse := map[pymodel.UseRef]bool{}
 	seenSite := map[pymodel.AttrSite]bool{}
-	members := family(ix, c)
+	members := ix.Family(c)
 	for _, member := range members {
 		info := ix.Attr(member, attr)
 		for _, site := range info.Assigns {
@@ -217,20 +217,4 @@ func writesByKey(use *pymodel.AttrUse) bool {
 
 func isDefaultDict(callee string) bool {
 	return callee == "defaultdict" || strings.HasSuffix(callee, ".defaultdict")
-}
-
-// family is c, then its project subclasses (transitively), in a stable
-// order; each member's MRO brings in the bases.
-func family(ix *pymodel.Index, c pymodel.ClassRef) []pymodel.ClassRef {
-	out := []pymodel.ClassRef{c}
-	seen := map[pymodel.ClassRef]bool{c: true}
-	for i := 0; i < len(out); i++ {
-		for _, sub := range ix.Subclasses(out[i]) {
-			if !seen[sub] {
-				seen[sub] = true
-				out = append(out, sub)
-			}
-		}
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package readinessguard
 import (
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
-	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // A length divided down (`layers = len(descs) // 2`) is harmful only where
@@ -99,7 +98,7 @@ func namedBy(t *syntax.Tree, e syntax.NodeID) string {
 // every later read of name that is not itself a zero test the name is known
 // not zero, or the state non-empty.
 func halvedNameGuarded(t *syntax.Tree, def syntax.NodeID, r *facts.Result, u use, name string, cands []facts.Path) bool {
-	for n := range sendpath.BodyNodes(t, def) {
+	for n := range t.OwnScope(def) {
 		// Later reads only: u is in def's own scope (findUses).
 		if n < u.Node || t.Kind(n) != syntax.Identifier {
 			continue

@@ -163,7 +163,7 @@ func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp, owner f
 // `assert self.plan is not None` (directly or through an alias).
 func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, self string, cands []stateCand) []emptyRaise {
 	var out []emptyRaise
-	for n := range sendpath.BodyNodes(t, ck.ix.Func(fn).Def) {
+	for n := range t.OwnScope(ck.ix.Func(fn).Def) {
 		if t.Kind(n) != syntax.AssertStatement || !r.Reachable(n) {
 			continue
 		}

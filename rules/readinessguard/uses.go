@@ -5,7 +5,6 @@ import (
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
-	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // useKind is how a send path uses registration state.
@@ -139,7 +138,7 @@ func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, s
 		return nil
 	}
 	var out []use
-	for n := range sendpath.BodyNodes(t, def) {
+	for n := range t.OwnScope(def) {
 		if kind := t.Kind(n); kind != syntax.Identifier && kind != syntax.Attribute {
 			continue
 		}

@@ -89,7 +89,7 @@ func entryCondition(paths *sendpath.Paths, cond []facts.Fact, chain []pymodel.St
 	}
 	var out []facts.Fact
 	for _, f := range dedupe(cond) {
-		if f.Kind != facts.Alias && f.Kind != facts.GetOf && f.Kind != facts.LenOf && f.Kind != facts.KeysOf {
+		if !f.Kind.Local() {
 			out = append(out, f)
 		}
 	}

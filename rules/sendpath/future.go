@@ -140,7 +140,7 @@ func assignedName(t *syntax.Tree, n syntax.NodeID) string {
 // receiver x satisfies recvOK.
 func resultCalls(t *syntax.Tree, def syntax.NodeID, recvOK func(syntax.NodeID) bool) []syntax.NodeID {
 	var out []syntax.NodeID
-	for n := range BodyNodes(t, def) {
+	for n := range t.OwnScope(def) {
 		if t.Kind(n) != syntax.Call {
 			continue
 		}
