@@ -25,9 +25,11 @@
 #
 # Usage: bench/run.sh [RUNS] [TREE...]   (default 7 runs of each; JOBS=2 by default)
 #
-# Needs go, gcc, python3, GNU time (/usr/bin/time) and npm: ast-grep is
-# installed under bench/.tools (gitignored) the first time. Work files go
-# to $BENCH_DIR (default /tmp/sglint-bench). Exits 1 if a target is missed.
+# Needs go, gcc, python3 and npm: ast-grep is installed under bench/.tools
+# (gitignored) the first time. Times are taken by bench/measure (wall time
+# to the microsecond, CPU, peak RSS): GNU time rounds wall time to 10 ms,
+# as long as a whole warm run. Work files go to $BENCH_DIR (default
+# /tmp/sglint-bench). Exits 1 if a target is missed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-7}
@@ -36,10 +38,9 @@ TREES=("$@")
 JOBS=${JOBS:-2}
 WORK=${BENCH_DIR:-/tmp/sglint-bench}
 mkdir -p "$WORK"
-[ -x /usr/bin/time ] || { echo "bench: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
-
 echo "== build"
 go build -o "$WORK/sglint" ./cmd/sglint
+go build -o "$WORK/measure" ./bench/measure
 "$WORK/sglint" version
 
 echo "== corpus"
@@ -83,11 +84,10 @@ bench/astgrep-rules.sh "$WORK/sg"
 measure() {
   local name=$1; shift
   local code=0
-  /usr/bin/time -o "$WORK/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>"$WORK/t.$name.err" || code=$?
+  "$WORK/measure" "$WORK/t.$name" "$@" >/dev/null 2>"$WORK/t.$name.err" || code=$?
   if [ "$code" -gt 1 ]; then
     echo "bench: $name failed (exit $code):" >&2; cat "$WORK/t.$name.err" >&2; exit 2
   fi
-  tail -1 "$WORK/time.out" | awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' >>"$WORK/t.$name"
 }
 cold() { measure cold "$WORK/sglint" --no-cache --all-files -j "$JOBS" --format json "$CORPUS"; }
 sg() { (cd "$WORK/sg" && measure sg "$SG" scan -j "$JOBS" --json=compact "$CORPUS"); }
@@ -133,8 +133,8 @@ printf 'cold    sglint --no-cache     %6.3f s wall  %6.3f s cpu\n' "$C" "$CC"
 printf 'cold    ast-grep scan         %6.3f s wall  %6.3f s cpu\n' "$S" "$SC"
 printf 'ratio   sglint / ast-grep     %6s  (target <= 1.0: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 1.0)" "$(ratio "$CC" "$SC")"
 printf 'floor   sglint --select SGL000 %5.3f s wall = %s x ast-grep  (parse and flatten only)\n' "$F" "$(ratio "$F" "$S")"
-printf 'warm    nothing changed       %6.3f s = %s x cold  (target <= 0.1: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.1)"
-printf 'edit    one file changed      %6.3f s = %s x cold\n' "$E" "$RE"
+printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.1: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.1)"
+printf 'edit    one file changed      %7.4f s = %s x cold\n' "$E" "$RE"
 printf 'memory  cold peak RSS         %6s MiB  (target <= 150: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 150)"
 printf 'linear  corpus x2             %6.3f s = %s x cold  (target <= 2.1: %s)\n' "$D" "$RD" "$(verdict "$RD" '<=' 2.1)"
 
@@ -178,7 +178,7 @@ for TREE in "${TREES[@]}"; do
   printf 'cold    ast-grep scan         %6.3f s wall  %6.3f s cpu\n' "$S" "$SC"
   printf 'ratio   sglint / ast-grep     %6s  (target <= 0.5: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 0.5)" "$(ratio "$CC" "$SC")"
   printf 'memory  cold peak RSS         %6s MiB  (target <= 120: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 120)"
-  printf 'warm    nothing changed       %6.3f s = %s x cold  (target <= 0.05: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)"
-  printf 'edit    one file changed      %6.3f s = %s x cold  (target <= 0.2: %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)"
+  printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.05: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)"
+  printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.2: %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)"
 done
 [ ! -e "$WORK/missed" ]

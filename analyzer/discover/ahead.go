@@ -24,26 +24,28 @@ var aheadSlots = max(4, 2*runtime.GOMAXPROCS(0))
 type listing struct {
 	done    chan struct{} // closed when a listing read ahead is ready
 	info    fs.FileInfo
-	entries []fs.DirEntry
+	entries []entry
 	openErr error // the directory could not be opened
 	statErr error
 	readErr error
 }
 
-// read opens, identifies (fstat, not a second path lookup) and lists one
-// directory.
-func (l *listing) read(abs string) {
-	d, err := os.Open(abs)
-	if err != nil {
-		l.openErr = err
-		return
-	}
-	defer d.Close()
-	if l.info, l.statErr = d.Stat(); l.statErr != nil {
-		return
-	}
-	l.entries, l.readErr = d.ReadDir(-1)
-	slices.SortFunc(l.entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+// entry is one name in a listing. Where the platform allows, a Python
+// file's stat is taken with the listing (info, or err if it failed);
+// otherwise info is nil and settle stats the file.
+type entry struct {
+	name string
+	typ  fs.FileMode // the type bits only
+	info fs.FileInfo
+	err  error
+}
+
+// unknownType marks an entry whose type the listing did not say (some
+// file systems leave it to a stat).
+const unknownType = fs.ModeIrregular
+
+func sortEntries(es []entry) {
+	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.name, b.name) })
 }
 
 // readAhead starts reading the listing of a directory the walk will enter.
@@ -79,7 +81,7 @@ func (w *walker) listingOf(abs string) *listing {
 // reachedFile is a file as the walk met it.
 type reachedFile struct {
 	abs      string
-	info     fs.FileInfo // nil until settle stats it
+	info     fs.FileInfo // nil until settle stats it (unless err is set)
 	err      error
 	explicit bool
 }
@@ -90,7 +92,7 @@ type reachedFile struct {
 func (w *walker) settle() {
 	var pending []int
 	for i, f := range w.reached {
-		if f.info == nil {
+		if f.info == nil && f.err == nil {
 			pending = append(pending, i)
 		}
 	}

@@ -348,3 +348,20 @@ func TestParallelWalkIsDeterministic(t *testing.T) {
 		require.Equal(t, first, got)
 	}
 }
+
+// BenchmarkFindTree walks a real tree, as `sglint ./python` does before
+// anything else (SGLINT_BENCH_TREE: an sglang checkout's python/ directory).
+// A warm run's time is mostly this walk.
+func BenchmarkFindTree(b *testing.B) {
+	tree := os.Getenv("SGLINT_BENCH_TREE")
+	if tree == "" {
+		b.Skip("SGLINT_BENCH_TREE is not set")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		files, probs := Find([]string{tree}, DefaultOptions())
+		if len(files) == 0 || len(probs) > 0 {
+			b.Fatalf("%d files, problems %v", len(files), probs)
+		}
+	}
+}

@@ -131,7 +131,7 @@ func (w *walker) walkDir(job dirJob) {
 	// The listing is sorted by name: a lookup in it replaces a stat (or a
 	// failed open) per config or ignore file a directory lacks.
 	has := func(name string) bool {
-		_, found := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+		_, found := slices.BinarySearchFunc(entries, name, func(e entry, n string) int { return strings.Compare(e.name, n) })
 		return found
 	}
 	sc := w.scopeOf(job.abs, has) // the selection its entries are judged by
@@ -146,11 +146,13 @@ func (w *walker) walkDir(job dirJob) {
 	type step struct {
 		abs, rel string
 		dir      bool
+		info     fs.FileInfo // a file's, when the listing took it
+		err      error
 	}
 	var steps []step
 	for _, e := range entries {
-		name := e.Name()
-		typ := e.Type()
+		name := e.name
+		typ := e.typ
 		isLink := typ&fs.ModeSymlink != 0
 		if !isLink && !typ.IsDir() && !strings.HasSuffix(name, ".py") {
 			continue // most entries: no path is built for them
@@ -188,8 +190,9 @@ func (w *walker) walkDir(job dirJob) {
 		case typ.IsRegular() && isLink:
 			w.deferredFiles = append(w.deferredFiles, abs)
 		case typ.IsRegular():
-			// Stat'ed later, with the others, in parallel (settle).
-			steps = append(steps, step{abs: abs, rel: rel})
+			// Stat'ed with the listing, or later with the others, in
+			// parallel (settle).
+			steps = append(steps, step{abs: abs, rel: rel, info: e.info, err: e.err})
 		default:
 			// A pipe, socket or device named *.py: reading it could block.
 			w.warn(w.display(abs), "not a regular file, skipped")
@@ -199,14 +202,14 @@ func (w *walker) walkDir(job dirJob) {
 		if st.dir {
 			w.walkDir(dirJob{abs: st.abs, rel: st.rel, ignore: ig})
 		} else {
-			w.addFile(st.abs, nil, false)
+			w.reached = append(w.reached, reachedFile{abs: st.abs, info: st.info, err: st.err})
 		}
 	}
 }
 
 // enterDir lists a directory not walked before, sorted by name; ok is false
 // for one already walked or that cannot be read (a problem is recorded).
-func (w *walker) enterDir(abs string) (entries []fs.DirEntry, ok bool) {
+func (w *walker) enterDir(abs string) (entries []entry, ok bool) {
 	l := w.listingOf(abs)
 	if l.openErr != nil {
 		if _, serr := os.Stat(abs); serr != nil {

@@ -11,30 +11,32 @@ type Kind uint16
 type Field uint8
 
 // canonical maps every grammar symbol to the first symbol with the same name
-// and namedness.
-var canonical []Kind
+// and namedness; symbolFlags holds the flags that follow from a symbol alone
+// (named). They are package variables initialised before the kind
+// variables that read them (Go orders package initialisation by
+// dependency), in one pass over the grammar's symbols: startup is part of
+// every run, and a warm run parses nothing.
+var canonical, symbolFlags = symbolTables()
 
-// symbolFlags holds the flags that follow from a symbol alone (named).
-var symbolFlags []uint8
-
-func init() {
+func symbolTables() ([]Kind, []uint8) {
 	n := language.NodeKindCount()
-	canonical = make([]Kind, n)
-	symbolFlags = make([]uint8, n)
-	first := map[string]Kind{}
+	canon := make([]Kind, n)
+	flags := make([]uint8, n)
+	first := make(map[string]Kind, n)
 	for i := uint32(0); i < n; i++ {
 		key := language.NodeKindForId(uint16(i))
 		if language.NodeKindIsNamed(uint16(i)) {
 			key = "N:" + key
-			symbolFlags[i] = flagNamed
+			flags[i] = flagNamed
 		}
 		if k, ok := first[key]; ok {
-			canonical[i] = k
+			canon[i] = k
 		} else {
 			first[key] = Kind(i)
-			canonical[i] = Kind(i)
+			canon[i] = Kind(i)
 		}
 	}
+	return canon, flags
 }
 
 func namedKind(name string) Kind {
@@ -42,7 +44,7 @@ func namedKind(name string) Kind {
 	if id == 0 && name != "end" {
 		panic(fmt.Sprintf("sglint: grammar has no named node %q", name))
 	}
-	return firstKind(id, true)
+	return firstKind(id)
 }
 
 func anonKind(name string) Kind {
@@ -50,25 +52,18 @@ func anonKind(name string) Kind {
 	if id == 0 {
 		panic(fmt.Sprintf("sglint: grammar has no token %q", name))
 	}
-	return firstKind(id, false)
+	return firstKind(id)
 }
 
 // firstKind maps id to the first symbol with the same name and namedness,
 // the Kind that parsed nodes carry (see canonical). IdForNodeKind may return
 // a later alias (it does for block, as_pattern, list_pattern and
-// tuple_pattern), and the kind variables are initialised before init builds
-// canonical, so this cannot simply read it.
-func firstKind(id uint16, named bool) Kind {
-	if uint32(id) >= language.NodeKindCount() {
+// tuple_pattern).
+func firstKind(id uint16) Kind {
+	if int(id) >= len(canonical) {
 		return Kind(id) // ERROR and other out-of-table symbols
 	}
-	name := language.NodeKindForId(id)
-	for i := uint16(0); i < id; i++ {
-		if language.NodeKindIsNamed(i) == named && language.NodeKindForId(i) == name {
-			return Kind(i)
-		}
-	}
-	return Kind(id)
+	return canonical[id]
 }
 
 func field(name string) Field {
