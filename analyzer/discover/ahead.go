@@ -48,6 +48,19 @@ func sortEntries(es []entry) {
 	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.name, b.name) })
 }
 
+// readListing fills l: from Options.Listings when the directory has not
+// changed, else from disk (and recorded there for the next walk).
+func (w *walker) readListing(abs string, l *listing) {
+	c := w.opts.Listings
+	if c != nil && c.reuse(abs, l) {
+		return
+	}
+	l.read(abs)
+	if c != nil {
+		c.record(abs, l)
+	}
+}
+
 // readAhead starts reading the listing of a directory the walk will enter.
 // Only the walk's goroutine touches w.ahead; a reader fills its listing
 // and closes done, and the walk waits on done before reading it.
@@ -59,7 +72,7 @@ func (w *walker) readAhead(abs string) {
 	w.ahead[abs] = l
 	go func() {
 		w.slots <- struct{}{}
-		l.read(abs)
+		w.readListing(abs, l)
 		<-w.slots
 		close(l.done)
 	}()
@@ -71,7 +84,7 @@ func (w *walker) listingOf(abs string) *listing {
 	delete(w.ahead, abs)
 	if !ok {
 		l = &listing{}
-		l.read(abs)
+		w.readListing(abs, l)
 		return l
 	}
 	<-l.done
@@ -81,6 +94,7 @@ func (w *walker) listingOf(abs string) *listing {
 // reachedFile is a file as the walk met it.
 type reachedFile struct {
 	abs      string
+	shown    string      // display path, "" until settle computes it
 	info     fs.FileInfo // nil until settle stats it (unless err is set)
 	err      error
 	explicit bool
@@ -111,9 +125,13 @@ func (w *walker) settle() {
 	}
 	close(next)
 	wg.Wait()
+	w.files = slices.Grow(w.files, len(w.reached))
 	for _, f := range w.reached {
+		if f.shown == "" {
+			f.shown = w.display(f.abs)
+		}
 		if f.err != nil {
-			w.fail(w.display(f.abs), statMessage(f.abs, f.err))
+			w.fail(f.shown, statMessage(f.abs, f.err))
 			continue
 		}
 		key := keyOf(f.abs, f.info)
@@ -122,7 +140,7 @@ func (w *walker) settle() {
 			continue
 		}
 		w.seenFiles[key] = len(w.files)
-		w.files = append(w.files, File{Path: w.display(f.abs), Abs: f.abs, Explicit: f.explicit, Info: f.info})
+		w.files = append(w.files, File{Path: f.shown, Abs: f.abs, Explicit: f.explicit, Info: f.info})
 	}
 	w.reached = nil
 }

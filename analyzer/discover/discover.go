@@ -55,6 +55,9 @@ type Options struct {
 	// of a name, from the listing the walk has just read, so that looking
 	// for config files there costs no system call.
 	ScopeOf func(dir string, has func(name string) bool) *Scope
+	// Listings, when set, supplies the listings of directories that have
+	// not changed since it was recorded, and records this walk's.
+	Listings *Listings
 }
 
 // Scope is the file selection of one configuration (Options.ScopeOf).

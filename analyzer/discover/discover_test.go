@@ -365,3 +365,31 @@ func BenchmarkFindTree(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFindTreeListings is BenchmarkFindTree with the listings of the
+// walk before: the walk of an unchanged tree in a warm run.
+func BenchmarkFindTreeListings(b *testing.B) {
+	tree := os.Getenv("SGLINT_BENCH_TREE")
+	if tree == "" {
+		b.Skip("SGLINT_BENCH_TREE is not set")
+	}
+	first := DecodeListings(nil)
+	opts := DefaultOptions()
+	opts.Listings = first
+	Find([]string{tree}, opts)
+	data := first.Encode()
+	old := racyWindow
+	racyWindow = 0
+	b.Cleanup(func() { racyWindow = old })
+	b.ReportAllocs()
+	for b.Loop() {
+		opts.Listings = DecodeListings(data)
+		files, probs := Find([]string{tree}, opts)
+		if len(files) == 0 || len(probs) > 0 {
+			b.Fatalf("%d files, problems %v", len(files), probs)
+		}
+		if _, read := opts.Listings.Counts(); read > 0 {
+			b.Fatalf("%d listings read again", read)
+		}
+	}
+}

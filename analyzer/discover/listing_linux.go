@@ -56,11 +56,15 @@ func (l *listing) read(abs string) {
 		l.entries = appendDirents(l.entries, buf[:n])
 	}
 	sortEntries(l.entries)
+	l.statPython(abs, fd)
+}
+
+// statPython stats the Python files (and the entries of unknown type) of
+// a listing by name in the directory open as fd. Directories are opened
+// (and fstat'ed) when walked, links are followed by the walk.
+func (l *listing) statPython(abs string, fd int) {
 	for i := range l.entries {
 		e := &l.entries[i]
-		// Only Python files and entries of unknown type are stat'ed here:
-		// directories are opened (and fstat'ed) when walked, links are
-		// followed by the walk.
 		if e.typ == unknownType || e.typ.IsRegular() && strings.HasSuffix(e.name, ".py") {
 			var fst unix.Stat_t
 			if err := fstatat(fd, e.name, &fst); err != nil {
@@ -72,6 +76,40 @@ func (l *listing) read(abs string) {
 			}
 			e.info = newStatInfo(e.name, &fst)
 			e.typ = e.info.Mode().Type()
+		}
+	}
+}
+
+// reuse fills l with entries, the directory's recorded listing, if
+// unchanged accepts its stamp now. The directory is opened for its path
+// only (O_PATH: nothing is listed), to stat it and its Python files by
+// name relative to it.
+func (l *listing) reuse(abs string, entries []entry, unchanged func(dirStamp) bool) bool {
+	fd, err := openPath(abs)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if fstat(fd, &st) != nil {
+		return false
+	}
+	info := newStatInfo(filepath.Base(abs), &st)
+	if ds, _ := dirStampOf(info); !unchanged(ds) {
+		return false
+	}
+	l.info = info
+	l.entries = make([]entry, len(entries))
+	copy(l.entries, entries)
+	l.statPython(abs, fd)
+	return true
+}
+
+func openPath(abs string) (int, error) {
+	for {
+		fd, err := unix.Open(abs, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
 		}
 	}
 }
@@ -206,4 +244,15 @@ func (s *statInfo) Mode() fs.FileMode {
 		m |= fs.ModeSticky
 	}
 	return m
+}
+
+// dirStampOf returns what changes when a directory's entries change (an
+// entry added, removed or renamed sets its mtime and ctime) and its
+// identity; false if info holds no stat.
+func dirStampOf(info fs.FileInfo) (dirStamp, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return dirStamp{}, false
+	}
+	return dirStamp{Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: uint64(st.Ino), Dev: uint64(st.Dev)}, true
 }

@@ -49,6 +49,7 @@ type walker struct {
 type dirJob struct {
 	abs    string  // path as reached (links unresolved)
 	rel    string  // relative to the walk root, forward slashes ("" for the root)
+	shown  string  // display path (see walker.display)
 	ignore *ignore // .gitignore rules in force above this directory, or nil
 }
 
@@ -106,6 +107,9 @@ func (w *walker) warn(path, msg string) {
 // walkRoot walks a directory named on the command line. The root itself is
 // walked even when its name is excluded or ignored: it was asked for.
 func (w *walker) walkRoot(abs string) {
+	if w.opts.Listings != nil {
+		w.opts.Listings.walkedFrom(abs)
+	}
 	var ig *ignore
 	// With scopes, a directory below may honour .gitignore files where
 	// the root does not: keep the chain at hand either way.
@@ -116,7 +120,7 @@ func (w *walker) walkRoot(abs string) {
 			w.warn(w.display(abs), err.Error())
 		}
 	}
-	w.walkDir(dirJob{abs: abs, ignore: ig})
+	w.walkDir(dirJob{abs: abs, shown: w.display(abs), ignore: ig})
 }
 
 // walkDir lists one directory and recurses into real subdirectories;
@@ -145,6 +149,7 @@ func (w *walker) walkDir(job dirJob) {
 	}
 	type step struct {
 		abs, rel string
+		shown    string
 		dir      bool
 		info     fs.FileInfo // a file's, when the listing took it
 		err      error
@@ -162,13 +167,14 @@ func (w *walker) walkDir(job dirJob) {
 		if job.rel != "" {
 			rel = job.rel + "/" + name
 		}
+		shown := w.joinShown(job.shown, job.abs, abs, name)
 		var info fs.FileInfo
 		if isLink {
 			var err error
 			if info, err = os.Stat(abs); err != nil {
 				// A link to nothing matters only if it claims to be Python.
 				if strings.HasSuffix(name, ".py") {
-					w.warn(w.display(abs), statMessage(abs, err)+", skipped")
+					w.warn(shown, statMessage(abs, err)+", skipped")
 				}
 				continue
 			}
@@ -178,31 +184,31 @@ func (w *walker) walkDir(job dirJob) {
 		if !isDir && !strings.HasSuffix(name, ".py") {
 			continue
 		}
-		if w.excluded(sc, name, rel, abs) || sc.gitignore && ig.ignored(abs, isDir) {
+		if w.excluded(sc, name, rel, abs, shown) || sc.gitignore && ig.ignored(abs, isDir) {
 			continue
 		}
 		switch {
 		case isDir && isLink:
-			w.deferredDirs = append(w.deferredDirs, dirJob{abs: abs, rel: rel, ignore: ig})
+			w.deferredDirs = append(w.deferredDirs, dirJob{abs: abs, rel: rel, shown: shown, ignore: ig})
 		case isDir:
 			w.readAhead(abs)
-			steps = append(steps, step{abs: abs, rel: rel, dir: true})
+			steps = append(steps, step{abs: abs, rel: rel, shown: shown, dir: true})
 		case typ.IsRegular() && isLink:
 			w.deferredFiles = append(w.deferredFiles, abs)
 		case typ.IsRegular():
 			// Stat'ed with the listing, or later with the others, in
 			// parallel (settle).
-			steps = append(steps, step{abs: abs, rel: rel, info: e.info, err: e.err})
+			steps = append(steps, step{abs: abs, rel: rel, shown: shown, info: e.info, err: e.err})
 		default:
 			// A pipe, socket or device named *.py: reading it could block.
-			w.warn(w.display(abs), "not a regular file, skipped")
+			w.warn(shown, "not a regular file, skipped")
 		}
 	}
 	for _, st := range steps {
 		if st.dir {
-			w.walkDir(dirJob{abs: st.abs, rel: st.rel, ignore: ig})
+			w.walkDir(dirJob{abs: st.abs, rel: st.rel, shown: st.shown, ignore: ig})
 		} else {
-			w.reached = append(w.reached, reachedFile{abs: st.abs, info: st.info, err: st.err})
+			w.reached = append(w.reached, reachedFile{abs: st.abs, shown: st.shown, info: st.info, err: st.err})
 		}
 	}
 }
@@ -260,8 +266,7 @@ func (w *walker) drainDeferred() {
 // glob without "/" is matched against the base name, at any depth; an
 // absolute glob against the absolute path; another glob with a "/" against
 // the path relative to the walk root and the display path.
-func (w *walker) excluded(sc *scoped, name, rel, abs string) bool {
-	shown := ""
+func (w *walker) excluded(sc *scoped, name, rel, abs, shown string) bool {
 	for _, globs := range [2][]string{w.excludes, sc.excludes} {
 		for _, g := range globs {
 			if !strings.Contains(g, "/") {
@@ -276,9 +281,6 @@ func (w *walker) excluded(sc *scoped, name, rel, abs string) bool {
 				}
 				continue
 			}
-			if shown == "" {
-				shown = w.display(abs)
-			}
 			if doublestar.MatchUnvalidated(g, rel) || (shown != rel && doublestar.MatchUnvalidated(g, shown)) {
 				return true
 			}
@@ -291,6 +293,28 @@ func (w *walker) excluded(sc *scoped, name, rel, abs string) bool {
 // file found by a walk, stat'ed later (settle).
 func (w *walker) addFile(abs string, info fs.FileInfo, explicit bool) {
 	w.reached = append(w.reached, reachedFile{abs: abs, info: info, explicit: explicit})
+}
+
+// joinShown is the display path of abs, the entry name in the directory
+// dir shown as shown: what display returns, without a filepath.Rel per
+// entry. Only a directory outside the working directory that holds it
+// (`sglint ..`) has entries of both kinds.
+func (w *walker) joinShown(shown, dir, abs, name string) string {
+	switch {
+	case shown == ".":
+		return name
+	case filepath.IsAbs(filepath.FromSlash(shown)) && within(w.cwd, dir):
+		return w.display(abs)
+	case strings.HasSuffix(shown, "/"): // the file system root
+		return shown + name
+	}
+	return shown + "/" + name
+}
+
+// within reports whether path lies in dir or is dir (both clean).
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir) &&
+		(strings.HasSuffix(dir, string(filepath.Separator)) || path[len(dir)] == filepath.Separator)
 }
 
 // joinClean is filepath.Join for a clean directory and a base name, without

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/discover"
 )
 
 // openCache returns the store for this run: --cache-dir if given, else
@@ -28,4 +29,25 @@ func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Stor
 	}
 	fmt.Fprintf(stderr, "sglint: warning: running without a cache: %v\n", err)
 	return nil
+}
+
+// listingsKey names the directory listings kept for the walk. The store
+// is the project's: its listings are those of the project's walks.
+var listingsKey = cache.NewKey([]byte("listings 1"))
+
+// loadListings returns the listings the last walk recorded, nil without a
+// store.
+func loadListings(store *cache.Store) *discover.Listings {
+	if store == nil {
+		return nil
+	}
+	return discover.DecodeListings(store.Get(listingsKey))
+}
+
+// saveListings records this walk's listings when they changed.
+func saveListings(store *cache.Store, l *discover.Listings) {
+	if store == nil || l == nil || store.ReadOnly() || !l.Changed() {
+		return
+	}
+	_ = store.Put(listingsKey, l.Encode())
 }

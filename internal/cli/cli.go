@@ -154,7 +154,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	failed := false
 	rt.setup = time.Since(rt.start)
 	t0 := time.Now()
-	set := findInputs(paths, discoverOptions(resolver, &o), stdin, o.stdinFilename)
+	store := openCache(o.noCache, o.cacheDir, projectRoot(paths, o.stdinFilename), stderr)
+	dopts := discoverOptions(resolver, &o)
+	dopts.Listings = loadListings(store)
+	set := findInputs(paths, dopts, stdin, o.stdinFilename)
+	saveListings(store, dopts.Listings)
 	rt.discover = time.Since(t0)
 	gs, err := groupInputs(set, resolver, all, cli, &o)
 	if err != nil {
@@ -185,7 +189,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	cwd, _ := os.Getwd()
-	res := runGroups(set, gs, &o, openCache(o.noCache, o.cacheDir, set.root, stderr), all, stderr)
+	res := runGroups(set, gs, &o, store, all, stderr)
 	t0 = time.Now()
 	if o.stats {
 		defer func() {

@@ -59,14 +59,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 		s.add(in)
 		s.explicit[in.Path] = true
 	}
-	rootPaths := onDisk
-	if stdinName != "" {
-		rootPaths = append(rootPaths, stdinName)
-	}
-	if len(rootPaths) == 0 {
-		rootPaths = []string{"."}
-	}
-	s.root = discover.ProjectRoot(rootPaths)
+	s.root = projectRoot(paths, stdinName)
 	if len(onDisk) > 0 {
 		files, found := discover.Find(onDisk, opts)
 		for _, p := range found {
@@ -85,6 +78,24 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 	}
 	s.addContext(opts, stdinAbs, onDisk)
 	return s
+}
+
+// projectRoot is the root of the project the paths lie in (standard input
+// counts by the name it is given).
+func projectRoot(paths []string, stdinName string) string {
+	var rootPaths []string
+	for _, p := range paths {
+		if p != "-" {
+			rootPaths = append(rootPaths, p)
+		}
+	}
+	if stdinName != "" {
+		rootPaths = append(rootPaths, stdinName)
+	}
+	if len(rootPaths) == 0 {
+		rootPaths = []string{"."}
+	}
+	return discover.ProjectRoot(rootPaths)
 }
 
 func (s *inputSet) add(in checker.Input) {

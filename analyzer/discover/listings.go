@@ -1,0 +1,279 @@
+package discover
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Listings keeps directory listings from one walk to the next, as git's
+// untracked cache does. A directory's entries change only when one is
+// added, removed or renamed, and each of those sets the directory's mtime
+// and ctime. So a directory whose stamp (times and identity) is the one
+// recorded, and was old enough when recorded that a later change would
+// show in it, is not opened and read again: one stat replaces open, fstat,
+// two getdents and close. Its Python files are still stat'ed, one by one:
+// an edit changes a file, not its directory.
+//
+// A walk of a few thousand directories spends much of its time in those
+// calls, and a run over an unchanged tree is mostly its walk. Listings are
+// kept on Linux only (listing_other.go).
+type Listings struct {
+	// written is when the recorded listings were read (unix nanoseconds):
+	// a directory changed within racyWindow before it may have changed
+	// again within the same timestamp tick, and is read again.
+	written int64
+	saved   map[string]savedDir
+	now     int64 // when this walk began: the next walk's written
+
+	mu     sync.Mutex
+	used   map[string]savedDir // this walk's listings, by absolute path
+	roots  []string            // the directories walked from
+	read   int                 // listings read from disk
+	reused int
+}
+
+type savedDir struct {
+	stamp   dirStamp
+	entries []entry // names and types only
+}
+
+type dirStamp struct {
+	Mtime, Ctime int64
+	Ino, Dev     uint64
+}
+
+// racyWindow is git's "racy clean" margin.
+var racyWindow = 2 * time.Second // a variable for tests
+
+const listingsMagic = "sglint listings 1\n"
+
+// DecodeListings returns the listings recorded by Encode; data that is
+// missing or cannot be read gives none (every directory is read).
+func DecodeListings(data []byte) *Listings {
+	l := &Listings{saved: map[string]savedDir{}, used: map[string]savedDir{}, now: time.Now().UnixNano()}
+	if saved, written, ok := decodeListings(data); ok {
+		l.saved, l.written = saved, written
+	}
+	return l
+}
+
+// decodeListings reads the format Encode writes. Every name is a substring
+// of one copy of data: decoding allocates per directory, not per entry.
+func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
+	s := string(data)
+	if !strings.HasPrefix(s, listingsMagic) {
+		return nil, 0, false
+	}
+	r := reader{s: s, off: len(listingsMagic)}
+	written := int64(r.uint64())
+	n := r.uvarint()
+	if r.bad || n > uint64(len(s)) {
+		return nil, 0, false
+	}
+	saved := make(map[string]savedDir, n)
+	for range n {
+		dir := r.str()
+		st := dirStamp{Mtime: int64(r.uint64()), Ctime: int64(r.uint64()), Ino: r.uint64(), Dev: r.uint64()}
+		k := r.uvarint()
+		if r.bad || k > uint64(len(s)) {
+			return nil, 0, false
+		}
+		es := make([]entry, k)
+		for i := range es {
+			es[i].name = r.str()
+			es[i].typ = fs.FileMode(r.uint32())
+		}
+		if r.bad {
+			return nil, 0, false
+		}
+		saved[dir] = savedDir{stamp: st, entries: es}
+	}
+	return saved, written, !r.bad
+}
+
+// Encode records the listings this walk used, and those recorded before
+// for directories outside the directories walked (a run on part of a tree
+// keeps the rest).
+func (l *Listings) Encode() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	all := make(map[string]savedDir, len(l.used)+len(l.saved))
+	for dir, sd := range l.saved {
+		if !l.underRoot(dir) {
+			all[dir] = sd
+		}
+	}
+	for dir, sd := range l.used {
+		all[dir] = sd
+	}
+	dirs := make([]string, 0, len(all))
+	for dir := range all {
+		dirs = append(dirs, dir)
+	}
+	slices.Sort(dirs)
+	out := []byte(listingsMagic)
+	out = binary.LittleEndian.AppendUint64(out, uint64(l.now))
+	out = binary.AppendUvarint(out, uint64(len(dirs)))
+	for _, dir := range dirs {
+		sd := all[dir]
+		out = appendStr(out, dir)
+		for _, v := range [...]uint64{uint64(sd.stamp.Mtime), uint64(sd.stamp.Ctime), sd.stamp.Ino, sd.stamp.Dev} {
+			out = binary.LittleEndian.AppendUint64(out, v)
+		}
+		out = binary.AppendUvarint(out, uint64(len(sd.entries)))
+		for _, e := range sd.entries {
+			out = appendStr(out, e.name)
+			out = binary.LittleEndian.AppendUint32(out, uint32(e.typ))
+		}
+	}
+	return out
+}
+
+// Changed reports whether Encode would record anything new: a listing was
+// read from disk, or one recorded under a walked directory was not used
+// (the directory is gone or now excluded).
+func (l *Listings) Changed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.read > 0 {
+		return true
+	}
+	for dir := range l.saved {
+		if _, ok := l.used[dir]; !ok && l.underRoot(dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// Counts returns how many listings this walk reused and read from disk.
+func (l *Listings) Counts() (reused, read int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reused, l.read
+}
+
+func (l *Listings) underRoot(dir string) bool {
+	return slices.ContainsFunc(l.roots, func(r string) bool { return within(dir, r) })
+}
+
+func (l *Listings) walkedFrom(abs string) {
+	l.mu.Lock()
+	l.roots = append(l.roots, abs)
+	l.mu.Unlock()
+}
+
+// reuse fills lst from the recorded listing of abs if the directory has
+// not changed since; false if it must be read.
+func (l *Listings) reuse(abs string, lst *listing) bool {
+	l.mu.Lock()
+	sd, ok := l.saved[abs]
+	l.mu.Unlock()
+	if !ok {
+		return false
+	}
+	unchanged := func(st dirStamp) bool {
+		return st == sd.stamp && max(st.Mtime, st.Ctime) < l.written-int64(racyWindow)
+	}
+	if !lst.reuse(abs, sd.entries, unchanged) {
+		return false
+	}
+	l.mu.Lock()
+	l.used[abs] = sd
+	l.reused++
+	l.mu.Unlock()
+	return true
+}
+
+// record keeps a listing read from disk for the next walk.
+func (l *Listings) record(abs string, lst *listing) {
+	if lst.openErr != nil || lst.statErr != nil || lst.readErr != nil || lst.info == nil {
+		return
+	}
+	st, ok := dirStampOf(lst.info)
+	if !ok {
+		return
+	}
+	es := make([]entry, len(lst.entries))
+	for i, e := range lst.entries {
+		es[i] = entry{name: e.name, typ: e.typ}
+	}
+	l.mu.Lock()
+	l.used[abs] = savedDir{stamp: st, entries: es}
+	l.read++
+	l.mu.Unlock()
+}
+
+func appendStr(out []byte, s string) []byte {
+	out = binary.AppendUvarint(out, uint64(len(s)))
+	return append(out, s...)
+}
+
+// reader decodes Encode's format; bad is set at the first short or
+// malformed field, and every later read returns zero.
+type reader struct {
+	s   string
+	off int
+	bad bool
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.bad {
+		return 0
+	}
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if r.off >= len(r.s) {
+			break
+		}
+		c := r.s[r.off]
+		r.off++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+	}
+	r.bad = true
+	return 0
+}
+
+func (r *reader) uint64() uint64 {
+	if r.bad || r.off+8 > len(r.s) {
+		r.bad = true
+		return 0
+	}
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(r.s[r.off+i])
+	}
+	r.off += 8
+	return v
+}
+
+func (r *reader) uint32() uint32 {
+	if r.bad || r.off+4 > len(r.s) {
+		r.bad = true
+		return 0
+	}
+	var v uint32
+	for i := 3; i >= 0; i-- {
+		v = v<<8 | uint32(r.s[r.off+i])
+	}
+	r.off += 4
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.s)-r.off) {
+		r.bad = true
+		return ""
+	}
+	s := r.s[r.off : r.off+int(n)]
+	r.off += int(n)
+	return s
+}
