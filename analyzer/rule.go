@@ -129,6 +129,10 @@ type Demand struct {
 	// More returns dotted names (modules, or members of modules) that the
 	// analyses on p would read if they were loaded; names already loaded,
 	// or outside the project, are ignored.
+	//
+	// Seeds and More must read only the Scan and p.Index (the summaries),
+	// never trees or sources: a run reuses the last run's selection while
+	// every pre-scan and the loaded files' summaries are unchanged.
 	More func(s *Scan, p *Project) []string
 }
 

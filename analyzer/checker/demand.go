@@ -20,9 +20,10 @@ import (
 //     would follow into modules not loaded, those are loaded, and again,
 //     until nothing new is asked (at most maxRounds rounds).
 //
-// The files loaded depend only on the contents of the inputs, so a run
-// whose inputs are all unchanged (the tree key) loads the set the last run
-// loaded, from the cache, without linking anything: the plan record.
+// The files loaded depend only on the inputs' pre-scans and the loaded
+// files' summaries, so a run where those are unchanged loads the set the
+// last run loaded, without pre-scanning or linking rounds: the plan
+// record (plan.go).
 
 // maxRounds bounds the rounds of step 2; each round loads at least one
 // module, and call chains on KV send paths are a few calls deep.
@@ -56,8 +57,9 @@ func (r *runner) loadAll() {
 	r.loadSet(all)
 }
 
-// loadSet runs phase 1 on the given inputs.
+// loadSet runs phase 1 on the given inputs not loaded yet.
 func (r *runner) loadSet(set []int) {
+	set = slices.DeleteFunc(slices.Clone(set), func(i int) bool { return r.files[i] != nil })
 	n := len(set)
 	parallel(n, r.jobs, func(next <-chan int) {
 		w := r.newWorker()
@@ -104,19 +106,20 @@ func (r *runner) link(project *analyzer.Project) *analyzer.Problem {
 // scanned is what phase 0 knows of an input: its module, its content's
 // hash and its pre-scan; ok false when it cannot be read.
 type scanned struct {
-	module string
-	pkg    bool
-	hash   [32]byte
-	unit   *prescan.File
-	ok     bool
+	module  string
+	pkg     bool
+	hash    [32]byte
+	unit    *prescan.File
+	ok      bool
+	stamp   fileStamp // the stamp the input was read or recorded under
+	stamped bool
 }
 
 // readAll is phase 0: know every input's content hash and pre-scan, in
 // parallel. With a cache, an input whose stamp is the one recorded with its
 // scan (and not racily close to it) is not read; the others are read,
 // hashed, pre-scanned and recorded, and kept for loading.
-func (r *runner) readAll() {
-	now := time.Now().UnixNano()
+func (r *runner) readAll(now int64) {
 	parallel(len(r.inputs), r.jobs, func(next <-chan int) {
 		ws := newWorkerStats()
 		defer r.mergeStats(ws)
@@ -128,20 +131,21 @@ func (r *runner) readAll() {
 				if st, stamped = stampOf(in.Abs, in.Info); stamped {
 					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.older(rec.Written) {
 						mod, pkg := moduleOf(r.root, in.Abs, in.Path)
-						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true}
+						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true, stamp: st, stamped: true}
 						continue
 					}
 				}
 			}
 			f := r.read(i, ws)
 			if f == nil {
+				r.scans[i] = scanned{stamp: st, stamped: stamped} // not ok: unreadable
 				continue
 			}
 			r.pending[i] = f
 			t0 := time.Now()
 			unit := prescan.Scan(f.Src())
 			ws.prescan += time.Since(t0)
-			r.scans[i] = scanned{module: f.Module, pkg: f.Package, hash: f.hash, unit: unit, ok: true}
+			r.scans[i] = scanned{module: f.Module, pkg: f.Package, hash: f.hash, unit: unit, ok: true, stamp: st, stamped: stamped}
 			if stamped {
 				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit})
 			}
@@ -166,44 +170,33 @@ func (r *runner) newScan(scans []scanned) *analyzer.Scan {
 }
 
 // loadOnDemand is steps 0 to 2; start is reset when loading ends and
-// linking begins, for the stage times.
-func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*analyzer.Project, *analyzer.Problem) {
+// linking begins, for the stage times. replan is set when the plan of the
+// last run looked valid but a loaded file's summary changed: the files
+// loaded so far are cached, and the caller runs again without a plan.
+func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (project *analyzer.Project, prob *analyzer.Problem, replan bool) {
+	began := time.Now().UnixNano()
 	var set []int
 	planned := false
-	// The quickest way: nothing on disk changed since the plan was made.
-	var stampKey cache.Key
-	var newest int64
-	stamped := false
-	if r.cache != nil && !r.keepScans {
-		stampKey, newest, stamped = r.stamps()
-		if p := r.cache.readPlan(); stamped && p != nil && p.StampKey == stampKey &&
-			p.Newest < p.Written-int64(racyWindow) {
-			if set, planned = p.indexes(r.absIndex()); planned {
-				r.replay(p.Problems)
-				r.stats.Plan = "stamps"
-			}
-		}
-	}
-	var treeKey [32]byte
-	keyed := false
-	if !planned {
-		r.readAll()
-		treeKey, keyed = r.treeKey()
-		if keyed && !r.keepScans {
-			if set, planned = r.cache.loadPlan(treeKey, r.absIndex()); planned {
-				r.stats.Plan = "contents"
+	var plan *planEntry
+	if r.cache != nil && !r.keepScans && !r.opts.noPlan {
+		if plan = r.cache.readPlan(); plan != nil {
+			var changed []int
+			set, changed, planned = r.checkPlan(plan, began)
+			if planned && !r.sameSummaries(plan, set, changed) {
+				return nil, nil, true
 			}
 		}
 	}
 	var sc *analyzer.Scan
 	if !planned { // a planned run needs no pre-scan: the plan is its result
+		r.readAll(began)
 		sc = r.prescan()
 		set = r.seeds(sc, demands)
 	}
 	r.loadSet(set)
 	r.stats.LoadWall = time.Since(*start)
 	*start = time.Now()
-	project := r.newProject()
+	project = r.newProject()
 	if planned {
 		need := r.needProject(project)
 		if need {
@@ -212,11 +205,10 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*an
 		r.saveModels()
 		r.dropPending()
 		if !need {
-			return project, nil
+			return project, nil, false
 		}
-		return project, r.link(project)
+		return project, r.link(project), false
 	}
-	var prob *analyzer.Problem
 	for round := 1; ; round++ {
 		r.decodeSummaries()
 		prob = r.link(project)
@@ -231,19 +223,15 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (*an
 		project = r.newProject()
 	}
 	r.needProject(project)
+	if r.cache != nil && !r.keepScans {
+		r.cache.savePlan(r.newPlan(began))
+	}
 	r.saveModels()
 	r.dropPending()
 	if r.cache != nil {
 		r.saveBundles(&r.cache.scans)
 	}
-	if keyed {
-		p := &planEntry{TreeKey: treeKey, Written: time.Now().UnixNano(), Loaded: r.loadedAbs(), Problems: r.readProblems()}
-		if stamped {
-			p.StampKey, p.Newest = stampKey, newest
-		}
-		r.cache.savePlan(p)
-	}
-	return project, prob
+	return project, prob, false
 }
 
 // seeds are the first inputs to load: the demands' seeds, and the inputs
@@ -321,35 +309,6 @@ func (r *runner) dropPending() {
 	syntax.ReleaseMemory()
 }
 
-// treeKey identifies every input's path, module and content: equal keys,
-// equal selections. false without a cache (no hashes) or with standard
-// input.
-func (r *runner) treeKey() ([32]byte, bool) {
-	if r.cache == nil {
-		return [32]byte{}, false
-	}
-	parts := [][]byte{[]byte("tree " + entryVersion), []byte(r.root)}
-	for i, in := range r.inputs {
-		if in.Src != nil {
-			return [32]byte{}, false
-		}
-		sc := &r.scans[i]
-		if !sc.ok {
-			parts = append(parts, []byte(in.Abs), []byte{2}) // unreadable
-			continue
-		}
-		flags := []byte{0, 0}
-		if sc.pkg {
-			flags[0] = 1
-		}
-		if in.Named {
-			flags[1] = 1
-		}
-		parts = append(parts, []byte(in.Path), []byte(in.Abs), []byte(sc.module), flags, sc.hash[:])
-	}
-	return cache.NewKey(parts...), true
-}
-
 // readProblems lists the problems of the inputs that could not be read
 // (kept in the plan: a run that skips reading shows them again).
 func (r *runner) readProblems() []planProblem {
@@ -367,15 +326,8 @@ func (r *runner) readProblems() []planProblem {
 	return out
 }
 
-// replay records the reading problems of a plan, as the run that made it
-// met them.
-func (r *runner) replay(ps []planProblem) {
-	byAbs := r.absIndex()
-	for _, p := range ps {
-		if i, ok := byAbs[p.Input]; ok {
-			r.problems[i] = append(r.problems[i], analyzer.Problem{Path: r.inputs[i].Path, Message: p.Message, Warning: p.Warning})
-		}
-	}
+func analyzerProblem(path string, p planProblem) analyzer.Problem {
+	return analyzer.Problem{Path: path, Message: p.Message, Warning: p.Warning}
 }
 
 // absIndex maps absolute paths to input indexes.
@@ -398,73 +350,6 @@ func (r *runner) loadedAbs() []string {
 		}
 	}
 	return out
-}
-
-// planEntry is the selection of the last demand-driven run under this
-// configuration, for the tree it saw: its contents (TreeKey), and its
-// files' stamps (StampKey, with Written for the racy check) so that an
-// unchanged tree need not even be read; Problems are the reading problems
-// of the files it did not load (a binary file's warning), shown again.
-type planEntry struct {
-	TreeKey  [32]byte
-	StampKey [32]byte
-	Written  int64 // unix nanoseconds
-	Newest   int64 // the newest file time among the stamps
-	Loaded   []string
-	Problems []planProblem
-}
-
-type planProblem struct {
-	Input   string // absolute path
-	Message string
-	Warning bool
-}
-
-func (rc *runCache) planKey() cache.Key {
-	return cache.NewKey([]byte("plan "+entryVersion), []byte(rc.root), rc.config)
-}
-
-// readPlan returns the plan record, nil if there is none.
-func (rc *runCache) readPlan() *planEntry {
-	data := rc.store.Get(rc.planKey())
-	var e planEntry
-	if data == nil || cache.Unmarshal(data, &e) != nil {
-		return nil
-	}
-	return &e
-}
-
-// loadPlan returns the inputs the last run loaded when it saw the same
-// tree.
-func (rc *runCache) loadPlan(treeKey [32]byte, byAbs map[string]int) ([]int, bool) {
-	e := rc.readPlan()
-	if e == nil || e.TreeKey != treeKey {
-		return nil, false
-	}
-	return e.indexes(byAbs)
-}
-
-// indexes maps the plan's loaded files to input indexes.
-func (e *planEntry) indexes(byAbs map[string]int) ([]int, bool) {
-	out := make([]int, 0, len(e.Loaded))
-	for _, abs := range e.Loaded {
-		i, ok := byAbs[abs]
-		if !ok {
-			return nil, false
-		}
-		out = append(out, i)
-	}
-	slices.Sort(out)
-	return out, true
-}
-
-func (rc *runCache) savePlan(e *planEntry) {
-	if rc.readOnly {
-		return
-	}
-	if out, err := cache.Marshal(nil, e); err == nil {
-		_ = rc.store.Put(rc.planKey(), out)
-	}
 }
 
 // scanEntry is an input's pre-scan, recorded with the stamp it was made

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,6 +53,8 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	t.Cleanup(func() { racyWindow = old })
 
 	dir := kvProject(t)
+	connSrc, err := os.ReadFile(filepath.Join(dir, "disagg", "conn.py"))
+	require.NoError(t, err)
 	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), "engine")
 	require.NoError(t, err)
 	run := func(withCache bool) *Result {
@@ -93,6 +96,55 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	third := run(true)
 	assert.Equal(t, want, places(third))
 	assert.Equal(t, "contents", third.Stats.Plan)
+
+	// An edit that keeps every pre-scan and the loaded files' summaries
+	// (positions aside) keeps the selection: a comment at the top of the
+	// KV file, which moves its finding; a new body for a function outside
+	// the selection.
+	conn := filepath.Join(dir, "disagg", "conn.py")
+	require.NoError(t, os.WriteFile(conn, append([]byte("# a note\n\n"), connSrc...), 0o644))
+	moved := Run(kvInputs(dir), Options{Rules: rules.All(), Jobs: 2, Root: dir})
+	require.NoError(t, os.WriteFile(p, []byte("def forward(x):\n    return x + 1\n"), 0o644))
+	edited := run(true)
+	assert.Equal(t, want, places(edited))
+	require.Len(t, edited.Diagnostics, 1)
+	assert.Equal(t, moved.Diagnostics[0].Start, edited.Diagnostics[0].Start)
+	assert.Equal(t, first.Diagnostics[0].Start.Line+2, edited.Diagnostics[0].Start.Line)
+	assert.Equal(t, "pre-scans and summaries", edited.Stats.Plan)
+	assert.Equal(t, 2, edited.Stats.Files, "llama.py is still not analysed")
+	time.Sleep(10 * time.Millisecond)
+	assert.Equal(t, "stamps", run(true).Stats.Plan, "the plan records the new stamps")
+
+	// A file outside the selection whose pre-scan changes is seen.
+	require.NoError(t, os.WriteFile(p, []byte(
+		"from disagg.base import BaseKVManager\n\n\nclass LlamaKVManager(BaseKVManager):\n    def __init__(self):\n        self.peers = {}\n\n    def add(self, k, v):\n        self.peers[k] = v\n\n    def send_llama(self, k):\n        return self.peers[k]\n"), 0o644))
+	want3 := places(run(false))
+	assert.Contains(t, want3, "models/llama.py SGL004")
+	assert.Equal(t, want3, places(run(true)))
+	require.NoError(t, os.WriteFile(p, src, 0o644))
+	assert.Equal(t, want, places(run(true)))
+
+	// An edit that changes a loaded file's summary starts over from the
+	// pre-scans, and finds what a run without a cache finds.
+	// Here a send path comes to pass a function of a module imported but
+	// not used before as a callback: the pre-scans are the same, the
+	// summary is not, and the selection grows.
+	withImport := append([]byte("from models import llama\n"), connSrc...)
+	require.NoError(t, os.WriteFile(conn, withImport, 0o644))
+	assert.Equal(t, 2, run(true).Stats.Files)
+	time.Sleep(10 * time.Millisecond)
+	require.NoError(t, os.WriteFile(conn, bytes.Replace(withImport, []byte("self.engine.post(self.peers[k])"),
+		[]byte("self.engine.post(self.peers[k], llama.forward)"), 1), 0o644))
+	fresh := run(false)
+	want2 := places(fresh)
+	assert.Equal(t, 3, fresh.Stats.Files, "llama.py is analysed")
+	replanned := run(true)
+	assert.Equal(t, want2, places(replanned))
+	assert.Equal(t, "", replanned.Stats.Plan)
+	assert.Equal(t, 3, replanned.Stats.Files)
+	time.Sleep(10 * time.Millisecond)
+	assert.Equal(t, want2, places(run(true)))
+	require.NoError(t, os.WriteFile(conn, connSrc, 0o644))
 
 	// KV code appears in a file no run analysed yet.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "disagg", "new.py"), []byte(

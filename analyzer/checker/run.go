@@ -71,6 +71,10 @@ type Options struct {
 	// (`sglint records`), and to check that demand-driven findings equal
 	// the full analysis.
 	Full bool
+
+	// noPlan: the plan of the last run was tried and did not hold (a
+	// loaded file's summary changed); select from the pre-scans.
+	noPlan bool
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -124,7 +128,14 @@ func Run(inputs []Input, opts Options) *Result {
 			indexProblem = r.link(project)
 		}
 	} else {
-		project, indexProblem = r.loadOnDemand(demands, &start)
+		var replan bool
+		project, indexProblem, replan = r.loadOnDemand(demands, &start)
+		if replan {
+			// The files loaded so far are in the cache: the run that starts
+			// over takes them from there.
+			opts.noPlan = true
+			return Run(inputs, opts)
+		}
 	}
 	r.stats.IndexWall = time.Since(start)
 
@@ -187,6 +198,7 @@ type runner struct {
 	localRan   []bool           // file-local rules ran this run (not from the cache)
 	projectRun []bool           // the global rules must run (their findings are not cached)
 	projectKey [32]byte
+	newPlanned *planEntry // the plan held, with stamps to record (plan.go)
 
 	stats   *Stats
 	statsMu sync.Mutex

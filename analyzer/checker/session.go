@@ -98,7 +98,7 @@ func NewSession(inputs []Input, opts Options) *Session {
 			r.inputs[i].Named = r.inputs[i].Named || r.inputs[i].Src != nil
 		}
 		r.keepScans = true
-		project, indexProblem = r.loadOnDemand(demands, &start)
+		project, indexProblem, _ = r.loadOnDemand(demands, &start) // keepScans: no plan, never a replan
 	} else {
 		r.loadAll()
 		syntax.ReleaseMemory()

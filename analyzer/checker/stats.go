@@ -25,9 +25,11 @@ type Stats struct {
 	// and asked the demands for more.
 	Scanned int
 	Rounds  int
-	// Plan says how a demand-driven run chose its files without pre-scanning:
-	// "stamps" (no input changed on disk), "contents" (every input read,
-	// none changed), "" (it pre-scanned).
+	// Plan says why a demand-driven run took the last run's selection
+	// without pre-scanning (plan.go): "stamps" (no input changed on disk),
+	// "contents" (inputs touched, none changed), "pre-scans and summaries"
+	// (inputs changed, but not what the selection depends on); "" when it
+	// pre-scanned.
 	Plan    string
 	Prescan time.Duration // pre-scanning sources (busy)
 	Nodes   int64         // syntax nodes of the files parsed

@@ -47,7 +47,7 @@ func writeStats(w io.Writer, runs []*checker.Stats, rt *runTimes) {
 func writeEngineStats(w io.Writer, st *checker.Stats, ms func(time.Duration) string) {
 	switch {
 	case st.Plan != "":
-		fmt.Fprintf(w, "  demand              the last run's %d files reused (no input changed: %s)\n", st.Files, st.Plan)
+		fmt.Fprintf(w, "  demand              the last run's selection of %d files reused (unchanged: %s)\n", st.Files, st.Plan)
 	case st.Scanned > 0:
 		fmt.Fprintf(w, "  demand              %d files pre-scanned in %s (busy), %d loaded in %d rounds\n",
 			st.Scanned, ms(st.Prescan), st.Files, st.Rounds)

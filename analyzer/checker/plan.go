@@ -1,0 +1,278 @@
+package checker
+
+import (
+	"crypto/sha256"
+	"slices"
+
+	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/prescan"
+	"github.com/sglint/sglint/analyzer/pymodel"
+)
+
+// The plan: what the last demand-driven run under this configuration
+// loaded, and what it was decided from.
+//
+// A run's selection is a function of every input's pre-scan (the seeds)
+// and of the loaded files' summaries (each round asks the demands on the
+// linked project; see analyzer.Demand). So the plan records, for every
+// input, its stamp, content hash and a digest of its pre-scan, and for each
+// loaded input a digest of its summary. A later run whose inputs are the
+// same paths takes the plan's selection when:
+//
+//   - each input has its recorded stamp (and was not racily close to the
+//     record, see fileStamp), or was read again and has its recorded
+//     content, or a new content whose pre-scan has the recorded digest;
+//   - and each loaded input whose content changed summarises to the
+//     recorded digest (checked after loading it: if not, the run starts
+//     over without the plan).
+//
+// Positions are left out of both digests: an edit inside a function of a
+// KV file that shifts the lines after it (a comment, a log line, a changed
+// condition) keeps both; an edit of a file outside the selection that keeps
+// its class headers and imports skips the analysis altogether.
+
+// planEntry is the plan record.
+type planEntry struct {
+	Written  int64 // unix nanoseconds: when the run that recorded it began
+	Files    []planFile
+	Problems []planProblem // reading problems of inputs not loaded, shown again
+}
+
+// planFile is one input as the plan's run saw it.
+type planFile struct {
+	Path, Abs string
+	Named     bool
+	Stamped   bool
+	Stamp     fileStamp
+	Hash      [32]byte // content
+	Scan      [16]byte // digest of module, package flag and pre-scan
+	Loaded    bool
+	Summary   [16]byte // loaded inputs: digest of the summary
+}
+
+type planProblem struct {
+	Input   string // absolute path
+	Message string
+	Warning bool
+}
+
+func (rc *runCache) planKey() cache.Key {
+	return cache.NewKey([]byte("plan "+entryVersion), []byte(rc.root), rc.config)
+}
+
+// readPlan returns the plan record, nil if there is none.
+func (rc *runCache) readPlan() *planEntry {
+	data := rc.store.Get(rc.planKey())
+	var e planEntry
+	if data == nil || cache.UnmarshalShared(data, &e) != nil {
+		return nil
+	}
+	return &e
+}
+
+func (rc *runCache) savePlan(e *planEntry) {
+	if rc.readOnly {
+		return
+	}
+	if out, err := cache.Marshal(nil, e); err == nil {
+		_ = rc.store.Put(rc.planKey(), out)
+	}
+}
+
+// scanDigest identifies what the demands read of an input: its module and
+// pre-scan, without the classes' lines (which nothing reads: an edit that
+// moves a class keeps the digest).
+func scanDigest(module string, pkg bool, unit *prescan.File) [16]byte {
+	buf := []byte(module)
+	buf = append(buf, 0)
+	if pkg {
+		buf = append(buf, 1)
+	}
+	if unit != nil {
+		u := *unit
+		u.Classes = slices.Clone(unit.Classes)
+		for i := range u.Classes {
+			u.Classes[i].Line = 0
+		}
+		unit = &u
+	}
+	buf, err := cache.Marshal(buf, &unit)
+	if err != nil {
+		return [16]byte{} // a miss: see checkPlan
+	}
+	sum := sha256.Sum256(buf)
+	return [16]byte(sum[:16])
+}
+
+// summaryDigest identifies what the demands read of a loaded input's
+// summary: its structure, not its positions (Summary.WithoutPositions).
+func summaryDigest(s *pymodel.Summary) [16]byte {
+	s = s.WithoutPositions()
+	buf, err := cache.Marshal(nil, &s)
+	if err != nil {
+		return [16]byte{}
+	}
+	sum := sha256.Sum256(buf)
+	return [16]byte(sum[:16])
+}
+
+// newPlan records the selection a full demand-driven run made (phase 0
+// scanned every input).
+func (r *runner) newPlan(began int64) *planEntry {
+	p := &planEntry{Written: began, Files: make([]planFile, len(r.inputs)), Problems: r.readProblems()}
+	for i, in := range r.inputs {
+		sc := &r.scans[i]
+		pf := planFile{Path: in.Path, Abs: in.Abs, Named: in.Named, Stamped: sc.stamped, Stamp: sc.stamp, Hash: sc.hash}
+		if sc.ok {
+			pf.Scan = scanDigest(sc.module, sc.pkg, sc.unit)
+		}
+		if f := r.files[i]; f != nil {
+			pf.Loaded = true
+			pf.Summary = summaryDigest(f.Summary)
+		}
+		p.Files[i] = pf
+	}
+	return p
+}
+
+// checkPlan decides whether the plan's selection holds for this run's
+// inputs, reading those whose stamps changed (kept for loading). It
+// returns the selection and the inputs whose content changed. On a miss
+// nothing of what it did remains.
+func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bool) {
+	if len(p.Files) != len(r.inputs) {
+		return nil, nil, false
+	}
+	var stale []int // stamps differ: read again
+	for i, in := range r.inputs {
+		pf := &p.Files[i]
+		if in.Src != nil || in.Abs == "" || pf.Path != in.Path || pf.Abs != in.Abs || pf.Named != in.Named {
+			return nil, nil, false
+		}
+		st, stamped := stampOf(in.Abs, in.Info)
+		if !stamped || !pf.Stamped || st != pf.Stamp || !st.older(p.Written) {
+			stale = append(stale, i)
+		}
+	}
+	miss := make([]bool, len(r.inputs))
+	if len(stale) > 0 {
+		parallel(len(stale), r.jobs, func(next <-chan int) {
+			ws := newWorkerStats()
+			defer r.mergeStats(ws)
+			for k := range next {
+				i := stale[k]
+				pf := &p.Files[i]
+				f := r.read(i, ws)
+				unreadable := pf.Scan == [16]byte{}
+				switch {
+				case f == nil && unreadable:
+					// Unreadable then and now: its problem is fresh.
+				case f == nil || unreadable:
+					miss[i] = true
+				case f.hash != pf.Hash && scanDigest(f.Module, f.Package, prescan.Scan(f.Src())) != pf.Scan:
+					miss[i] = true
+				default:
+					r.pending[i] = f
+				}
+			}
+		})
+	}
+	if slices.Contains(miss, true) {
+		for _, i := range stale {
+			r.pending[i], r.problems[i] = nil, nil // phase 0 reads them again
+		}
+		return nil, nil, false
+	}
+	for i := range p.Files {
+		if p.Files[i].Loaded {
+			set = append(set, i)
+		}
+	}
+	for _, i := range stale {
+		if f := r.pending[i]; f != nil && f.hash != p.Files[i].Hash {
+			changed = append(changed, i)
+		}
+	}
+	byAbs := r.absIndex()
+	skip := map[int]bool{}
+	for _, i := range stale {
+		skip[i] = true
+	}
+	for _, pp := range p.Problems {
+		if i, ok := byAbs[pp.Input]; ok && !skip[i] {
+			r.problems[i] = append(r.problems[i], analyzerProblem(r.inputs[i].Path, pp))
+		}
+	}
+	r.stats.Plan = planHow(len(stale), len(changed))
+	if len(stale) > 0 {
+		// The stamps and contents seen now, for the next run.
+		q := *p
+		q.Written = began
+		q.Files = slices.Clone(p.Files)
+		for _, i := range stale {
+			st, stamped := stampOf(r.inputs[i].Abs, r.inputs[i].Info)
+			q.Files[i].Stamp, q.Files[i].Stamped = st, stamped
+			if f := r.pending[i]; f != nil {
+				q.Files[i].Hash = f.hash
+			}
+		}
+		r.newPlanned = &q
+	}
+	return set, changed, true
+}
+
+func planHow(stale, changed int) string {
+	switch {
+	case stale == 0:
+		return "stamps"
+	case changed == 0:
+		return "contents"
+	}
+	return "pre-scans and summaries"
+}
+
+// sameSummaries loads the inputs of the selection whose content changed
+// and reports whether their summaries are the recorded ones. If not, the
+// files loaded are cached and the run must start over without the plan.
+func (r *runner) sameSummaries(p *planEntry, set, changed []int) bool {
+	var load []int
+	for _, i := range changed {
+		if p.Files[i].Loaded {
+			load = append(load, i)
+		}
+	}
+	if len(load) == 0 {
+		r.savePlanned()
+		return true
+	}
+	r.loadSet(load)
+	for _, i := range load {
+		f := r.files[i]
+		if f == nil {
+			r.saveModels()
+			return false
+		}
+		if f.summaryCached { // the cache knew this content: decode its summary
+			if f.Summary = r.cache.loadSummary(f, newWorkerStats()); f.Summary == nil {
+				r.saveModels()
+				return false
+			}
+			f.summaryCached = false
+		}
+		if summaryDigest(f.Summary) != p.Files[i].Summary {
+			r.saveModels()
+			return false
+		}
+	}
+	r.savePlanned()
+	return true
+}
+
+// savePlanned records the plan with the stamps this run saw, when some
+// differed.
+func (r *runner) savePlanned() {
+	if r.newPlanned != nil {
+		r.cache.savePlan(r.newPlanned)
+		r.newPlanned = nil
+	}
+}
