@@ -35,17 +35,17 @@ import (
 //     a rule asks for the tree of a file that was not parsed;
 //   - findings (keyed by the configuration: rule selection, rule options,
 //     records): the findings of the file-local rules, which depend on the
-//     content alone, and those of the other rules with the project key
-//     they were computed under.
+//     content alone.
 //
-// The project key hashes the path, module and content hash of every file
-// loaded. Rules other than file-local ones may read any file of the
-// project: summaries through the index, trees through File.Tree, shared
-// project-wide analyses. So when any file changes, is added or removed,
-// their findings are computed again for every file reported on (the index
-// is rebuilt from the cached summaries, and only the trees the rules ask
-// for are rebuilt); file-local findings, summaries and suppressions of the
-// unchanged files are reused. A file whose check hit an internal error is
+// The findings of the other rules are one record (projectcache.go), for
+// the project key they were computed under. The project key hashes the
+// path, module and content hash of every file loaded. Rules other than
+// file-local ones may read any file of the project: summaries through the
+// index, trees through File.Tree, shared project-wide analyses. So when any
+// file changes, is added or removed, their findings are computed again for
+// every file reported on (the index is rebuilt from the cached summaries,
+// and only the trees the rules ask for are rebuilt); file-local findings,
+// summaries and suppressions of the unchanged files are reused. A file whose check hit an internal error is
 // not cached, so the error shows again; standard input is not cached.
 //
 // A bundle's shard is rewritten whole, and only when this run changed one
@@ -69,7 +69,7 @@ type runCache struct {
 	scans bundleSet
 }
 
-const entryVersion = "2" // changes with the record types below
+const entryVersion = "3" // changes with the record types below
 
 // bundleShards splits each bundle by path, so that a run that changes one
 // file rewrites a 32nd of each bundle, not all of it (on the stdlib, a
@@ -264,14 +264,11 @@ type siteEntry struct {
 }
 
 type findingsEntry struct {
-	Content    [32]byte
-	Path       string // display path: findings carry it
-	Module     string
-	LocalOK    bool
-	Local      []diagEntry
-	ProjectOK  bool
-	ProjectKey [32]byte
-	Project    []diagEntry
+	Content [32]byte
+	Path    string // display path: findings carry it
+	Module  string
+	LocalOK bool
+	Local   []diagEntry
 }
 
 type diagEntry struct {
@@ -382,9 +379,6 @@ func (rc *runCache) loadFindings(f *file, ws *workerStats) *findingsEntry {
 		return nil
 	}
 	if _, ok := rc.diags(e.Local); !ok {
-		return nil
-	}
-	if _, ok := rc.diags(e.Project); !ok {
 		return nil
 	}
 	return &e

@@ -152,11 +152,12 @@ func Run(inputs []Input, opts Options) *Result {
 			if r.projectRun[i] {
 				r.project[i] = checkFile(f, project, r.global, r.settings(), &r.problems[i], ws)
 			}
-			r.save(i, indexProblem == nil, ws)
+			r.save(i, ws)
 		}
 	})
 	if r.cache != nil {
 		r.saveBundles(&r.cache.findings)
+		r.saveProjectFindings(indexProblem == nil)
 	}
 	r.stats.CheckWall = time.Since(start)
 	r.stats.Reparsed = int(r.trees.reparse.Load() - reparsed)
@@ -243,6 +244,7 @@ func (r *runner) mergeStats(w *workerStats) {
 // needProject decides which files the global rules must check: those to
 // report on whose findings the cache does not have for this very project.
 func (r *runner) needProject(p *analyzer.Project) bool {
+	var cached map[string]projectFile
 	if r.cache != nil {
 		var loaded []*file // the project's files, in its order
 		for _, f := range r.files {
@@ -251,16 +253,21 @@ func (r *runner) needProject(p *analyzer.Project) bool {
 			}
 		}
 		r.projectKey = projectKey(r.root, loaded)
+		if len(r.global) > 0 {
+			cached = r.cache.loadProjectFindings(r.projectKey)
+		}
 	}
 	need := false
 	for i, f := range r.files {
 		if f == nil || !f.Report || len(r.global) == 0 {
 			continue
 		}
-		if fe := r.found[i]; fe != nil && fe.ProjectOK && fe.ProjectKey == r.projectKey {
-			r.project[i], _ = r.cache.diags(fe.Project)
-			r.stats.ProjectCached++
-			continue
+		if pf, ok := cached[f.Abs]; ok && pf.Path == f.Path && r.inputs[i].Src == nil {
+			if ds, ok := r.cache.diags(pf.Diags); ok {
+				r.project[i] = ds
+				r.stats.ProjectCached++
+				continue
+			}
 		}
 		r.projectRun[i] = true
 		need = true
@@ -304,25 +311,16 @@ func (r *runner) saveBundles(bs ...*bundleSet) {
 	}
 }
 
-// save writes input i's findings entry when this run computed some of its
-// findings and nothing went wrong with the file.
-func (r *runner) save(i int, indexOK bool, ws *workerStats) {
+// save writes input i's file-local findings when this run computed them
+// and nothing went wrong with the file (the project rules' findings are
+// one record: saveProjectFindings).
+func (r *runner) save(i int, ws *workerStats) {
 	f := r.files[i]
-	if r.cache == nil || f.Abs == "" || r.inputs[i].Src != nil || !r.localRan[i] && !r.projectRun[i] || hasInternal(r.problems[i]) {
+	if r.cache == nil || f.Abs == "" || r.inputs[i].Src != nil || !r.localRan[i] || hasInternal(r.problems[i]) {
 		return
 	}
 	e := &findingsEntry{Content: f.hash, Path: f.Path, Module: f.Module, LocalOK: true,
 		Local: diagEntries(r.localDiags[i])}
-	switch {
-	case r.projectRun[i] && indexOK:
-		e.ProjectOK, e.ProjectKey, e.Project = true, r.projectKey, diagEntries(r.project[i])
-	case !r.projectRun[i] && len(r.global) == 0:
-		e.ProjectOK, e.ProjectKey = true, r.projectKey // nothing to find
-	case !r.projectRun[i]:
-		if fe := r.found[i]; fe != nil && fe.ProjectOK {
-			e.ProjectOK, e.ProjectKey, e.Project = true, fe.ProjectKey, fe.Project
-		}
-	}
 	r.cache.saveFindings(f, e, ws)
 }
 
