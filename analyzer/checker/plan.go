@@ -38,16 +38,42 @@ type planEntry struct {
 	Problems []planProblem // reading problems of inputs not loaded, shown again
 }
 
-// planFile is one input as the plan's run saw it.
+// planFile is one input as the plan's run saw it. It holds integers only,
+// so a plan of thousands of inputs decodes as one copy (cache.Marshal).
 type planFile struct {
-	Path, Abs string
-	Named     bool
-	Stamped   bool
-	Stamp     fileStamp
-	Hash      [32]byte // content
-	Scan      [16]byte // digest of module, package flag and pre-scan
-	Loaded    bool
-	Summary   [16]byte // loaded inputs: digest of the summary
+	ID      uint64 // inputID: the input's paths and Named
+	Flags   uint8  // planStamped, planLoaded
+	Stamp   fileStamp
+	Hash    [32]byte // content
+	Scan    [16]byte // digest of module, package flag and pre-scan
+	Summary [16]byte // loaded inputs: digest of the summary
+}
+
+const (
+	planStamped = 1 << iota
+	planLoaded
+)
+
+func (pf *planFile) stamped() bool { return pf.Flags&planStamped != 0 }
+func (pf *planFile) loaded() bool  { return pf.Flags&planLoaded != 0 }
+
+// inputID is FNV-1a (64 bits) of an input's display path, absolute path
+// and Named flag: the plan holds only for the same inputs in the same
+// order.
+func inputID(in *Input) uint64 {
+	h := uint64(14695981039346656037)
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0) * 1099511628211
+	}
+	add(in.Path)
+	add(in.Abs)
+	if in.Named {
+		add("named")
+	}
+	return h
 }
 
 type planProblem struct {
@@ -122,12 +148,15 @@ func (r *runner) newPlan(began int64) *planEntry {
 	p := &planEntry{Written: began, Files: make([]planFile, len(r.inputs)), Problems: r.readProblems()}
 	for i, in := range r.inputs {
 		sc := &r.scans[i]
-		pf := planFile{Path: in.Path, Abs: in.Abs, Named: in.Named, Stamped: sc.stamped, Stamp: sc.stamp, Hash: sc.hash}
+		pf := planFile{ID: inputID(&in), Stamp: sc.stamp, Hash: sc.hash}
+		if sc.stamped {
+			pf.Flags |= planStamped
+		}
 		if sc.ok {
 			pf.Scan = scanDigest(sc.module, sc.pkg, sc.unit)
 		}
 		if f := r.files[i]; f != nil {
-			pf.Loaded = true
+			pf.Flags |= planLoaded
 			pf.Summary = summaryDigest(f.Summary)
 		}
 		p.Files[i] = pf
@@ -146,11 +175,11 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 	var stale []int // stamps differ: read again
 	for i, in := range r.inputs {
 		pf := &p.Files[i]
-		if in.Src != nil || in.Abs == "" || pf.Path != in.Path || pf.Abs != in.Abs || pf.Named != in.Named {
+		if in.Src != nil || in.Abs == "" || pf.ID != inputID(&in) {
 			return nil, nil, false
 		}
 		st, stamped := stampOf(in.Abs, in.Info)
-		if !stamped || !pf.Stamped || st != pf.Stamp || !st.older(p.Written) {
+		if !stamped || !pf.stamped() || st != pf.Stamp || !st.older(p.Written) {
 			stale = append(stale, i)
 		}
 	}
@@ -184,7 +213,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		return nil, nil, false
 	}
 	for i := range p.Files {
-		if p.Files[i].Loaded {
+		if p.Files[i].loaded() {
 			set = append(set, i)
 		}
 	}
@@ -211,7 +240,11 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		q.Files = slices.Clone(p.Files)
 		for _, i := range stale {
 			st, stamped := stampOf(r.inputs[i].Abs, r.inputs[i].Info)
-			q.Files[i].Stamp, q.Files[i].Stamped = st, stamped
+			q.Files[i].Stamp = st
+			q.Files[i].Flags &^= planStamped
+			if stamped {
+				q.Files[i].Flags |= planStamped
+			}
 			if f := r.pending[i]; f != nil {
 				q.Files[i].Hash = f.hash
 			}
@@ -237,7 +270,7 @@ func planHow(stale, changed int) string {
 func (r *runner) sameSummaries(p *planEntry, set, changed []int) bool {
 	var load []int
 	for _, i := range changed {
-		if p.Files[i].Loaded {
+		if p.Files[i].loaded() {
 			load = append(load, i)
 		}
 	}

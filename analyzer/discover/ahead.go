@@ -61,21 +61,44 @@ func (w *walker) readListing(abs string, l *listing) {
 	}
 }
 
-// readAhead starts reading the listing of a directory the walk will enter.
-// Only the walk's goroutine touches w.ahead; a reader fills its listing
-// and closes done, and the walk waits on done before reading it.
+// readAhead queues the listing of a directory the walk will enter, for
+// the readers. Only the walk's goroutine touches w.ahead; a reader fills
+// its listing and closes done, and the walk waits on done before reading
+// it. A few readers take the queue in order: a goroutine per directory
+// cost more in scheduling than the reads on a tree of a thousand.
 func (w *walker) readAhead(abs string) {
 	if _, ok := w.ahead[abs]; ok {
 		return
 	}
 	l := &listing{done: make(chan struct{})}
 	w.ahead[abs] = l
-	go func() {
-		w.slots <- struct{}{}
-		w.readListing(abs, l)
-		<-w.slots
-		close(l.done)
-	}()
+	if w.jobs == nil {
+		w.jobs = make(chan aheadJob, 1024)
+		for range aheadSlots {
+			go func() {
+				for j := range w.jobs {
+					w.readListing(j.abs, j.l)
+					close(j.l.done)
+				}
+			}()
+		}
+	}
+	// A full queue blocks the walk until a reader takes one: readers never
+	// wait on the walk.
+	w.jobs <- aheadJob{abs: abs, l: l}
+}
+
+type aheadJob struct {
+	abs string
+	l   *listing
+}
+
+// stopReaders ends the readers once the walk is over.
+func (w *walker) stopReaders() {
+	if w.jobs != nil {
+		close(w.jobs)
+		w.jobs = nil
+	}
 }
 
 // listingOf returns the listing of abs: the one read ahead, or read now.

@@ -111,6 +111,7 @@ func Find(paths []string, opts Options) ([]File, []Problem) {
 		w.arg(p)
 	}
 	w.drainDeferred()
+	w.stopReaders()
 	w.settle()
 	return w.result()
 }
@@ -135,7 +136,6 @@ func newWalker(opts Options) (*walker, *Problem) {
 		seenDirs:  map[fileKey]bool{},
 		seenFiles: map[fileKey]int{},
 		ahead:     map[string]*listing{},
-		slots:     make(chan struct{}, aheadSlots),
 		scopes:    map[*Scope]*scoped{},
 	}
 	globs := opts.Exclude

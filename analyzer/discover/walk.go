@@ -34,7 +34,7 @@ type walker struct {
 	seenFiles map[fileKey]int
 	// ahead holds the directory listings read ahead of the walk.
 	ahead map[string]*listing
-	slots chan struct{} // bounds the listings being read at once
+	jobs  chan aheadJob // listings to read ahead (nil until the first)
 	// deferredDirs and deferredFiles hold symbolic links met in walks.
 	// They are followed after every real directory has been walked, so a
 	// file reached both ways is listed under its real path.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -58,6 +59,8 @@ func groupInputs(set *inputSet, res *config.Resolver, all []*analyzer.Rule, cli 
 	gs := &grouping{configOf: map[string]*config.Config{}}
 	byKey := map[string]*group{}
 	keyOf := map[*config.Config]string{}
+	// Files come directory by directory: one lookup per directory.
+	lastDir, lastCfg := "", (*config.Config)(nil)
 	for _, in := range set.inputs {
 		if !in.Report {
 			continue
@@ -65,7 +68,12 @@ func groupInputs(set *inputSet, res *config.Resolver, all []*analyzer.Rule, cli 
 		cfg := res.ForDir(".") // standard input without a name
 		switch {
 		case in.Abs != "":
-			cfg = res.ForFile(in.Abs)
+			if dir := filepath.Dir(in.Abs); dir == lastDir && lastCfg != nil {
+				cfg = lastCfg
+			} else {
+				cfg = res.ForFile(in.Abs)
+				lastDir, lastCfg = dir, cfg
+			}
 		case o.stdinFilename != "":
 			cfg = res.ForFile(o.stdinFilename)
 		}
