@@ -21,7 +21,12 @@
 #   cold    sglint --no-cache -j 2   vs  ast-grep scan -j 2                  (ratio <= 0.5)
 #   memory  peak RSS of the cold run                                        (<= 120 MiB)
 #   warm    with its cache, nothing changed                                 (<= 0.05 x cold)
-#   edit    with its cache, one disaggregation file changed before each run (<= 0.2 x cold)
+#   edit    with its cache, one disaggregation file changed before each run (<= 0.2 x cold):
+#           a comment line appended
+#   edit2   the same with a call added inside a method of that file         (reported)
+#           (a logging call inserted before the first one at method depth),
+#           which changes the file's summary, so the files to analyse are
+#           chosen again from the pre-scans
 #
 # Usage: bench/run.sh [RUNS] [TREE...]   (default 7 runs of each; JOBS=2 by default)
 #
@@ -160,17 +165,24 @@ for TREE in "${TREES[@]}"; do
     echo "# sglint bench edit $1" >>"$EF"
     SGLINT_CACHE_DIR="$WORK/tcache-$name-edit" measure tedit "$WORK/sglint" -j "$JOBS" --format json "$TE/python"
   }
+  # The first logging call at method depth: a new one goes before it.
+  LN=$(grep -n '^        logger\.' "$EF" | head -1 | cut -d: -f1)
+  [ -n "$LN" ] || { echo "bench: $EF has no logging call at method depth" >&2; exit 2; }
+  tedit2() {
+    sed -i "${LN}i\\        logger.debug(\"sglint bench edit $1\")" "$EF"
+    SGLINT_CACHE_DIR="$WORK/tcache-$name-edit" measure tedit2 "$WORK/sglint" -j "$JOBS" --format json "$TE/python"
+  }
   rm -f "$WORK"/t.t*; rm -rf "$WORK/tcache-$name" "$WORK/tcache-$name-edit"
   # sglint trusts file stamps only for files older than its cache records
   # by two seconds (git's racy-clean rule): let the fresh copies age.
   sleep 3
-  tcold; tsg; twarm; tedit 0
+  tcold; tsg; twarm; tedit 0; tedit2 0
   rm -f "$WORK"/t.t*
   for i in $(seq "$RUNS"); do
-    tcold; tsg; twarm; tedit "$i"
+    tcold; tsg; twarm; tedit "$i"; tedit2 "$i"
   done
   C=$(col tcold 1); CC=$(col tcold 2); S=$(col tsg 1); SC=$(col tsg 2)
-  W=$(col twarm 1); E=$(col tedit 1)
+  W=$(col twarm 1); E=$(col tedit 1); E2=$(col tedit2 1)
   RSS=$(awk "BEGIN {printf \"%.1f\", $(col tcold 3) / 1024}")
   R=$(ratio "$C" "$S"); RW=$(ratio "$W" "$C"); RE=$(ratio "$E" "$C")
   echo "== results for $name: medians of $RUNS runs, -j $JOBS, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -180,5 +192,6 @@ for TREE in "${TREES[@]}"; do
   printf 'memory  cold peak RSS         %6s MiB  (target <= 120: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 120)"
   printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.05: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)"
   printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.2: %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)"
+  printf 'edit2   a call added          %7.4f s = %s x cold  (reported)\n' "$E2" "$(ratio "$E2" "$C")"
 done
 [ ! -e "$WORK/missed" ]

@@ -68,7 +68,9 @@ func groupInputs(set *inputSet, res *config.Resolver, all []*analyzer.Rule, cli 
 		cfg := res.ForDir(".") // standard input without a name
 		switch {
 		case in.Abs != "":
-			if dir := filepath.Dir(in.Abs); dir == lastDir && lastCfg != nil {
+			// in.Abs is clean: its directory is what precedes the last
+			// separator (filepath.Dir would clean it again, per file).
+			if dir := in.Abs[:max(strings.LastIndexByte(in.Abs, filepath.Separator), 0)]; dir == lastDir && lastCfg != nil {
 				cfg = lastCfg
 			} else {
 				cfg = res.ForFile(in.Abs)
