@@ -73,7 +73,13 @@ func (w *walker) readAhead(abs string) {
 	l := &listing{done: make(chan struct{})}
 	w.ahead[abs] = l
 	if w.jobs == nil {
-		w.jobs = make(chan aheadJob, 1024)
+		// Room for every recorded directory: the walk queues them all
+		// before it starts (walkRoot).
+		n := 1024
+		if w.opts.Listings != nil {
+			n = max(n, len(w.opts.Listings.order)+64)
+		}
+		w.jobs = make(chan aheadJob, n)
 		for range aheadSlots {
 			go func() {
 				for j := range w.jobs {

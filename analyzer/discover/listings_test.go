@@ -156,3 +156,37 @@ func TestWalkFromAboveTheWorkingDirectory(t *testing.T) {
 	require.Empty(t, probs)
 	assert.ElementsMatch(t, []string{"in.py", "deep/more.py", filepath.ToSlash(filepath.Join(root, "top.py"))}, paths2(files))
 }
+
+// The directories of the last walk are read ahead of the walk; one that
+// is now excluded is read for nothing, never listed.
+func TestListingsReadAheadOfExcludes(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("listings are kept on Linux only")
+	}
+	old := racyWindow
+	racyWindow = 0
+	t.Cleanup(func() { racyWindow = old })
+	root := t.TempDir()
+	for _, rel := range []string{"a.py", "pkg/b.py", "pkg/sub/c.py", "pkg/sub/deep/d.py"} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, nil, 0o644))
+	}
+	time.Sleep(20 * time.Millisecond)
+	first := DecodeListings(nil)
+	opts := DefaultOptions()
+	opts.Cwd = root
+	opts.Listings = first
+	_, probs := Find([]string{"."}, opts)
+	require.Empty(t, probs)
+
+	opts.Exclude = []string{"sub"}
+	plain := opts
+	plain.Listings = nil
+	want, _ := Find([]string{"."}, plain)
+	opts.Listings = DecodeListings(first.Encode())
+	got, probs := Find([]string{"."}, opts)
+	require.Empty(t, probs)
+	assert.Equal(t, []string{"a.py", "pkg/b.py"}, paths2(want))
+	assert.Equal(t, paths2(want), paths2(got))
+}

@@ -107,8 +107,16 @@ func (w *walker) warn(path, msg string) {
 // walkRoot walks a directory named on the command line. The root itself is
 // walked even when its name is excluded or ignored: it was asked for.
 func (w *walker) walkRoot(abs string) {
-	if w.opts.Listings != nil {
-		w.opts.Listings.walkedFrom(abs)
+	if l := w.opts.Listings; l != nil {
+		l.walkedFrom(abs)
+		// The directories the last walk from here entered are read now, in
+		// parallel, ahead of the walk: it decides in order what it enters
+		// (excludes, .gitignore files, configs), so a read-ahead of only
+		// the entries it has judged left the readers waiting on it. A
+		// directory no longer entered costs one wasted stat.
+		for _, dir := range l.under(abs) {
+			w.readAhead(dir)
+		}
 	}
 	var ig *ignore
 	// With scopes, a directory below may honour .gitignore files where
