@@ -84,7 +84,7 @@ func (l *listing) statPython(abs string, fd int) {
 // unchanged accepts its stamp now. The directory is opened for its path
 // only (O_PATH: nothing is listed), to stat it and its Python files by
 // name relative to it.
-func (l *listing) reuse(abs string, entries []entry, unchanged func(dirStamp) bool) bool {
+func (l *listing) reuse(abs string, entries []entry, unchanged func(DirStamp) bool) bool {
 	fd, err := openPath(abs)
 	if err != nil {
 		return false
@@ -249,10 +249,10 @@ func (s *statInfo) Mode() fs.FileMode {
 // dirStampOf returns what changes when a directory's entries change (an
 // entry added, removed or renamed sets its mtime and ctime) and its
 // identity; false if info holds no stat.
-func dirStampOf(info fs.FileInfo) (dirStamp, bool) {
+func dirStampOf(info fs.FileInfo) (DirStamp, bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
-		return dirStamp{}, false
+		return DirStamp{}, false
 	}
-	return dirStamp{Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: uint64(st.Ino), Dev: uint64(st.Dev)}, true
+	return DirStamp{Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: uint64(st.Ino), Dev: uint64(st.Dev)}, true
 }

@@ -30,6 +30,6 @@ func (l *listing) read(abs string) {
 // reuse: listings are kept on Linux only, where a directory's stamp is
 // read the same way the listing's files are stat'ed; elsewhere every
 // directory is read.
-func (l *listing) reuse(string, []entry, func(dirStamp) bool) bool { return false }
+func (l *listing) reuse(string, []entry, func(DirStamp) bool) bool { return false }
 
-func dirStampOf(fs.FileInfo) (dirStamp, bool) { return dirStamp{}, false }
+func dirStampOf(fs.FileInfo) (DirStamp, bool) { return DirStamp{}, false }

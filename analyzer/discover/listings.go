@@ -38,11 +38,13 @@ type Listings struct {
 }
 
 type savedDir struct {
-	stamp   dirStamp
+	stamp   DirStamp
 	entries []entry // names and types only
 }
 
-type dirStamp struct {
+// DirStamp is what changes when a directory's entries change, and its
+// identity.
+type DirStamp struct {
 	Mtime, Ctime int64
 	Ino, Dev     uint64
 }
@@ -83,7 +85,7 @@ func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
 	saved := make(map[string]savedDir, n)
 	for range n {
 		dir := r.str()
-		st := dirStamp{Mtime: int64(r.uint64()), Ctime: int64(r.uint64()), Ino: r.uint64(), Dev: r.uint64()}
+		st := DirStamp{Mtime: int64(r.uint64()), Ctime: int64(r.uint64()), Ino: r.uint64(), Dev: r.uint64()}
 		k := r.uvarint()
 		if r.bad || k > uint64(len(s)) {
 			return nil, 0, false
@@ -156,6 +158,28 @@ func (l *Listings) Changed() bool {
 	return false
 }
 
+// Walked calls f for each directory this walk listed (read, or reused
+// unchanged), in path order, with the stamp the listing was taken under
+// and a lookup of its entries' names.
+func (l *Listings) Walked(f func(dir string, st DirStamp, has func(name string) bool)) {
+	l.mu.Lock()
+	dirs := make([]string, 0, len(l.used))
+	for dir := range l.used {
+		dirs = append(dirs, dir)
+	}
+	l.mu.Unlock()
+	slices.Sort(dirs)
+	for _, dir := range dirs {
+		l.mu.Lock()
+		sd := l.used[dir]
+		l.mu.Unlock()
+		f(dir, sd.stamp, func(name string) bool {
+			_, ok := slices.BinarySearchFunc(sd.entries, name, func(e entry, n string) int { return strings.Compare(e.name, n) })
+			return ok
+		})
+	}
+}
+
 // Counts returns how many listings this walk reused and read from disk.
 func (l *Listings) Counts() (reused, read int) {
 	l.mu.Lock()
@@ -201,7 +225,7 @@ func (l *Listings) reuse(abs string, lst *listing) bool {
 	if !ok {
 		return false
 	}
-	unchanged := func(st dirStamp) bool {
+	unchanged := func(st DirStamp) bool {
 		return st == sd.stamp && max(st.Mtime, st.Ctime) < l.written-int64(racyWindow)
 	}
 	if !lst.reuse(abs, sd.entries, unchanged) {

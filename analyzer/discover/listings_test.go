@@ -119,7 +119,7 @@ func TestListingsRecordIsCheckedWhole(t *testing.T) {
 		assert.Empty(t, l.saved)
 	}
 	l := DecodeListings(nil)
-	l.used["/d"] = savedDir{stamp: dirStamp{Mtime: 1, Ctime: 2, Ino: 3, Dev: 4}, entries: []entry{{name: "a.py"}, {name: "pkg", typ: os.ModeDir}}}
+	l.used["/d"] = savedDir{stamp: DirStamp{Mtime: 1, Ctime: 2, Ino: 3, Dev: 4}, entries: []entry{{name: "a.py"}, {name: "pkg", typ: os.ModeDir}}}
 	l.now = 99
 	good := l.Encode()
 	saved, written, ok := decodeListings(good)

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/internal/replay"
+)
+
+// replayer gives a check run's recorded output again when nothing it
+// depended on changed (package replay), and records a run that may be
+// given again. A run that reads standard input, writes files, prints its
+// own timings, runs without the cache, or meets any problem is neither.
+type replayer struct {
+	store  *cache.Store
+	key    cache.Key
+	began  time.Time
+	paths  []string // the paths as given
+	opts   *checkOptions
+	out    bytes.Buffer
+	errOut bytes.Buffer
+
+	// What the run depended on, noted as it goes.
+	listings *discover.Listings
+	set      *inputSet
+	groups   *grouping
+	problems bool
+}
+
+// replays counts the runs given again (tests read it).
+var replays int
+
+// newReplayer returns nil when the run cannot be replayed or recorded.
+func newReplayer(args, paths []string, o *checkOptions, store *cache.Store, stdout, stderr io.Writer, began time.Time) *replayer {
+	if !replay.Supported() || store == nil || store.ReadOnly() || o.noCache || o.stats || o.addNoqa ||
+		o.writeBaseline != "" || o.stdinFilename != "" {
+		return nil
+	}
+	for _, p := range paths {
+		if p == "-" {
+			return nil
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	parts := [][]byte{[]byte("replay 1"), []byte(cwd), []byte(os.Getenv("SGLINT_CACHE_DIR"))}
+	for _, w := range []io.Writer{stdout, stderr} {
+		if isTerminal(w) {
+			parts = append(parts, []byte("terminal"))
+		} else {
+			parts = append(parts, []byte("not a terminal"))
+		}
+	}
+	for _, a := range args {
+		parts = append(parts, []byte(a))
+	}
+	return &replayer{store: store, key: cache.NewKey(parts...), began: began, paths: paths, opts: o}
+}
+
+// replay writes the recorded output and returns its exit status, if the
+// record still holds.
+func (rp *replayer) replay(stdout, stderr io.Writer) (int, bool) {
+	rec := replay.Decode(rp.store.Get(rp.key))
+	if rec == nil || !rec.Holds() {
+		return 0, false
+	}
+	if _, err := stdout.Write(rec.Stdout); err != nil {
+		return 0, false
+	}
+	_, _ = stderr.Write(rec.Stderr)
+	replays++
+	return rec.Exit, true
+}
+
+// capture returns writers that also keep what the run prints.
+func (rp *replayer) capture(stdout, stderr io.Writer) (io.Writer, io.Writer) {
+	return io.MultiWriter(stdout, &rp.out), io.MultiWriter(stderr, &rp.errOut)
+}
+
+// save records the run, unless something it depended on is unknown.
+func (rp *replayer) save(exit int) {
+	if exit == ExitError || rp.problems || rp.listings == nil || rp.set == nil || rp.groups == nil {
+		return
+	}
+	rec := replay.New(rp.began)
+	rec.Exit = exit
+	rec.Stdout, rec.Stderr = rp.out.Bytes(), rp.errOut.Bytes()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return
+	}
+	ok := true
+	// The directories the walks listed, and the settings files among
+	// their entries.
+	rp.listings.Walked(func(dir string, st discover.DirStamp, has func(string) bool) {
+		rec.AddStamp(dir, replay.Stamp{Mtime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino, Dev: st.Dev})
+		for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore"} {
+			if has(name) {
+				ok = rec.AddNow(filepath.Join(dir, name)) && ok
+			}
+		}
+	})
+	// The Python files, as the walk stat'ed them.
+	for _, in := range rp.set.inputs {
+		if in.Abs == "" || !rec.Add(in.Abs, in.Info) {
+			return
+		}
+	}
+	// The directories above the paths and the working directory: where the
+	// project root, the configuration and the repository are looked for,
+	// by name. Each name there is recorded, present or missing; the
+	// directories' own times are not (a home directory or /tmp changes
+	// all the time, for reasons that do not matter here).
+	tops := []string{cwd}
+	for _, p := range rp.paths {
+		tops = append(tops, absFrom(cwd, p))
+	}
+	for _, top := range tops {
+		for d := top; ; d = filepath.Dir(d) {
+			for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore", "setup.py"} {
+				ok = rec.AddNow(filepath.Join(d, name)) && ok
+			}
+			git := filepath.Join(d, ".git")
+			fi, err := os.Lstat(git)
+			switch {
+			case err == nil && fi.IsDir():
+				rec.AddDir(git)
+				ok = rec.AddNow(filepath.Join(git, "info", "exclude")) && ok
+			case err == nil:
+				return // a worktree or submodule: its exclude file lives elsewhere
+			default:
+				ok = rec.AddNow(git) && ok // missing (or unreadable: not kept)
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	// Named settings files, records and the baseline.
+	named := []string{rp.opts.configFile, rp.opts.baseline}
+	named = append(named, rp.opts.records...)
+	for _, g := range rp.groups.groups {
+		named = append(named, g.recPaths...)
+	}
+	for _, p := range named {
+		if p == "" {
+			continue
+		}
+		abs := absFrom(cwd, p)
+		ok = rec.AddNow(abs) && ok
+		if ents, err := os.ReadDir(abs); err == nil {
+			for _, e := range ents {
+				ok = rec.AddNow(filepath.Join(abs, e.Name())) && ok
+			}
+		}
+	}
+	if ok && rec.Len() > 0 {
+		_ = rp.store.Put(rp.key, rec.Encode())
+	}
+}
+
+func absFrom(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/internal/replay"
+)
+
+// A run is given again only while nothing it depended on changed; after
+// each change below, the run's output is a run without the cache's.
+func TestReplayOnlyUnchangedRuns(t *testing.T) {
+	if !replay.Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	old := replay.RacyWindow
+	replay.RacyWindow = 0 // the files of a test are seconds old at most
+	t.Cleanup(func() { replay.RacyWindow = old })
+
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
+	cacheDir := t.TempDir()
+	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", "python"}
+	step := func(what string, wantReplay bool) {
+		t.Helper()
+		time.Sleep(20 * time.Millisecond) // a later change gets a later time
+		before := replays
+		code, out, errOut := run(t, dir, args...)
+		freshArgs := append([]string{"--no-cache"}, args[2:]...)
+		wc, wo, we := run(t, dir, freshArgs...)
+		assert.Equal(t, wc, code, what)
+		assert.Equal(t, wo, out, what)
+		assert.Equal(t, we, errOut, what)
+		assert.Equal(t, wantReplay, replays > before, what)
+		time.Sleep(20 * time.Millisecond)
+	}
+	fabric := filepath.Join(dir, "python", "sglang", "srt", "disaggregation", "fabric", "conn.py")
+	appendText := func(path, text string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		_, err = f.WriteString(text)
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+	}
+
+	step("first run", false)
+	step("nothing changed", true)
+
+	appendText(fabric, "\n\nclass LaterKVManager(FabricKVManager):\n    def send_later(self, k):\n        return self.decode_kv_args_table[k]\n")
+	step("a backend edited in place", false)
+	step("nothing changed since", true)
+
+	write(t, dir, "python/sglang/srt/disaggregation/fabric/extra.py",
+		"from sglang.srt.disaggregation.fabric.conn import FabricKVManager\n\n\nclass ExtraKVManager(FabricKVManager):\n    def send_extra(self, k):\n        return self.decode_kv_args_table[k]\n")
+	step("a file added", false)
+
+	write(t, dir, "python/pyproject.toml", "[project]\nname = \"x\"\n\n[tool.sglint]\nignore = [\"SGL004\"]\n")
+	step("a configuration changed", false)
+	step("nothing changed since", true)
+
+	write(t, dir, "python/sglang/srt/disaggregation/.gitignore", "ringdma/\n")
+	step("a .gitignore added", false)
+	appendText(filepath.Join(dir, "python", "sglang", "srt", "disaggregation", ".gitignore"), "fabric/extra.py\n")
+	step("a .gitignore edited", false)
+
+	rec := filepath.Join(dir, "records", "e0a1b2c3d4e5f601.json")
+	data, err := os.ReadFile(rec)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(rec, append(data, '\n'), 0o644))
+	step("a record edited", false)
+
+	write(t, dir, "pyproject.toml", "[tool.sglint]\nselect = [\"SGL001\"]\n")
+	step("the root configuration changed", false)
+	step("nothing changed since", true)
+
+	// Another command line is another record.
+	args = append([]string{"--cache-dir", cacheDir, "--format", "json"}, args[4:]...)
+	step("another format", false)
+	step("the same again", true)
+}

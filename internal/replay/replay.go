@@ -1,0 +1,269 @@
+// Package replay keeps the output of a check run with the stamps of every
+// file and directory it depended on, and gives that output again, without
+// running, when the same command meets them all unchanged: a build tool's
+// up-to-date check, for the run users repeat most (nothing changed since).
+//
+// What a run depends on, outside its command line, working directory and
+// terminal: the Python files it found and the directories it listed (a
+// file added, removed or renamed changes its directory's times), the
+// directories above the paths it was given (where the project root and
+// configuration files are looked for), the configuration and .gitignore
+// files in any of those, the repository's info/exclude, the records and
+// the baseline. A run is recorded only when it met no problem at all, and
+// only on Linux, where the walk reports what it listed. A stamp is size,
+// modification and change times, inode and device; one taken less than
+// two seconds before the run began is not trusted (git's racy-clean rule),
+// so a file changed while a run read it is never replayed.
+package replay
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RacyWindow: a file changed this close before a run began may have
+// changed again within the same timestamp tick.
+var RacyWindow = 2 * time.Second // a variable for tests
+
+// Stamp is a file's or directory's size (files only), times and identity.
+type Stamp struct {
+	Size, Mtime, Ctime int64
+	Ino, Dev           uint64
+}
+
+// Record is one run's output and what it depended on.
+type Record struct {
+	Began   int64 // unix nanoseconds
+	Exit    int
+	Stdout  []byte
+	Stderr  []byte
+	entries []entry
+	seen    map[string]bool
+}
+
+type entry struct {
+	path  string
+	kind  uint8 // mustMatch, mustBeMissing, mustBeDir
+	stamp Stamp
+}
+
+const (
+	mustMatch     = iota // the same stamp
+	mustBeMissing        // still absent
+	mustBeDir            // still a directory, whatever its times (a .git directory changes often)
+)
+
+// New starts the record of a run that began at began.
+func New(began time.Time) *Record {
+	return &Record{Began: began.UnixNano(), seen: map[string]bool{}}
+}
+
+// Supported reports whether runs can be recorded here.
+func Supported() bool { return runtime.GOOS == "linux" && statSupported }
+
+// Add records path with the stamp it was read under; false if the stamp
+// is unknown, and the record must then not be kept.
+func (r *Record) Add(path string, info fs.FileInfo) bool {
+	st, ok := StampOf(info)
+	if !ok {
+		return false
+	}
+	r.AddStamp(path, st)
+	return true
+}
+
+// AddStamp records path with a known stamp.
+func (r *Record) AddStamp(path string, st Stamp) { r.add(entry{path: path, stamp: st}) }
+
+func (r *Record) add(e entry) {
+	if r.seen[e.path] {
+		return
+	}
+	r.seen[e.path] = true
+	r.entries = append(r.entries, e)
+}
+
+// AddNow stats path (following links) and records its stamp, or that it
+// is missing; false means the record must not be kept.
+func (r *Record) AddNow(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			r.add(entry{path: path, kind: mustBeMissing})
+			return true
+		}
+		return false
+	}
+	return r.Add(path, info)
+}
+
+// AddDir records that path is a directory, whatever its stamp.
+func (r *Record) AddDir(path string) { r.add(entry{path: path, kind: mustBeDir}) }
+
+const magic = "sglint replay 2\n"
+
+// Encode writes the record.
+func (r *Record) Encode() []byte {
+	es := slices.Clone(r.entries)
+	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+	out := []byte(magic)
+	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
+	out = binary.AppendVarint(out, int64(r.Exit))
+	out = appendBytes(out, r.Stdout)
+	out = appendBytes(out, r.Stderr)
+	out = binary.AppendUvarint(out, uint64(len(es)))
+	for _, e := range es {
+		out = appendBytes(out, []byte(e.path))
+		out = append(out, e.kind)
+		for _, v := range [...]uint64{uint64(e.stamp.Size), uint64(e.stamp.Mtime), uint64(e.stamp.Ctime), e.stamp.Ino, e.stamp.Dev} {
+			out = binary.LittleEndian.AppendUint64(out, v)
+		}
+	}
+	return out
+}
+
+// Decode reads a record Encode wrote; nil if data is not one.
+func Decode(data []byte) *Record {
+	if !strings.HasPrefix(string(data), magic) {
+		return nil
+	}
+	s := string(data) // one copy: every path is a substring of it
+	d := decoder{s: s, off: len(magic)}
+	r := &Record{Began: int64(d.u64())}
+	r.Exit = int(d.varint())
+	r.Stdout = []byte(d.str())
+	r.Stderr = []byte(d.str())
+	n := d.uvarint()
+	if d.bad || n > uint64(len(s)) {
+		return nil
+	}
+	r.entries = make([]entry, n)
+	for i := range r.entries {
+		e := &r.entries[i]
+		e.path = d.str()
+		e.kind = d.byte()
+		e.stamp = Stamp{Size: int64(d.u64()), Mtime: int64(d.u64()), Ctime: int64(d.u64()), Ino: d.u64(), Dev: d.u64()}
+	}
+	if d.bad || d.off != len(s) {
+		return nil
+	}
+	return r
+}
+
+// Holds reports whether every path recorded still has its stamp, and
+// each was old enough when the run began that a later change shows.
+func (r *Record) Holds() bool {
+	if len(r.entries) == 0 {
+		return false
+	}
+	limit := r.Began - int64(RacyWindow)
+	var bad sync.Once
+	failed := false
+	fail := func() { bad.Do(func() { failed = true }) }
+	// As many as the CPUs the runtime uses: the stats are short, and more
+	// goroutines than that only cost threads.
+	workers := min(runtime.GOMAXPROCS(0), len(r.entries))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(r.entries); i += workers {
+				e := &r.entries[i]
+				got, exists, isDir, ok := statPath(e.path)
+				switch {
+				case !ok:
+					fail()
+					return
+				case e.kind == mustBeMissing && !exists:
+				case e.kind == mustBeDir && isDir:
+				case e.kind == mustMatch && exists && got == e.stamp && max(got.Mtime, got.Ctime) < limit:
+				default:
+					fail()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return !failed
+}
+
+// Len is the number of paths recorded.
+func (r *Record) Len() int { return len(r.entries) }
+
+func appendBytes(out, b []byte) []byte {
+	out = binary.AppendUvarint(out, uint64(len(b)))
+	return append(out, b...)
+}
+
+// decoder reads Encode's format; bad is set at the first short or
+// malformed field, and later reads return zero values.
+type decoder struct {
+	s   string
+	off int
+	bad bool
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.bad {
+		return 0
+	}
+	v, n := binary.Uvarint([]byte(d.s[d.off:min(len(d.s), d.off+binary.MaxVarintLen64)]))
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	if d.bad {
+		return 0
+	}
+	v, n := binary.Varint([]byte(d.s[d.off:min(len(d.s), d.off+binary.MaxVarintLen64)]))
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) byte() uint8 {
+	if d.bad || d.off >= len(d.s) || d.s[d.off] > mustBeDir {
+		d.bad = true
+		return 0
+	}
+	d.off++
+	return d.s[d.off-1]
+}
+
+func (d *decoder) u64() uint64 {
+	if d.bad || d.off+8 > len(d.s) {
+		d.bad = true
+		return 0
+	}
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(d.s[d.off+i])
+	}
+	d.off += 8
+	return v
+}
+
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if d.bad || n > uint64(len(d.s)-d.off) {
+		d.bad = true
+		return ""
+	}
+	s := d.s[d.off : d.off+int(n)]
+	d.off += int(n)
+	return s
+}

@@ -1,0 +1,82 @@
+package replay
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRecordRoundTripAndChecks(t *testing.T) {
+	if !Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	old := RacyWindow
+	RacyWindow = 0
+	t.Cleanup(func() { RacyWindow = old })
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.py")
+	require.NoError(t, os.WriteFile(file, []byte("x = 1\n"), 0o644))
+	time.Sleep(20 * time.Millisecond)
+
+	rec := New(time.Now())
+	rec.Exit, rec.Stdout, rec.Stderr = 1, []byte("out\n"), []byte("err\n")
+	require.True(t, rec.AddNow(dir))
+	require.True(t, rec.AddNow(file))
+	require.True(t, rec.AddNow(filepath.Join(dir, "missing.toml")))
+	rec.AddDir(dir)
+	assert.Equal(t, 3, rec.Len(), "the directory once")
+	data := rec.Encode()
+
+	got := Decode(data)
+	require.NotNil(t, got)
+	assert.Equal(t, rec.Exit, got.Exit)
+	assert.Equal(t, rec.Stdout, got.Stdout)
+	assert.Equal(t, rec.Stderr, got.Stderr)
+	assert.True(t, got.Holds())
+	for n := range len(data) {
+		assert.Nil(t, Decode(data[:n]), "truncated at %d", n)
+	}
+	assert.Nil(t, Decode(append(data, 0)), "trailing bytes")
+
+	// Too close to the run to tell a later change apart.
+	RacyWindow = time.Hour
+	assert.False(t, Decode(data).Holds())
+	RacyWindow = 0
+
+	// A file that was missing appears.
+	missing := filepath.Join(dir, "missing.toml")
+	require.NoError(t, os.WriteFile(missing, nil, 0o644))
+	assert.False(t, Decode(data).Holds())
+	require.NoError(t, os.Remove(missing))
+	assert.False(t, Decode(data).Holds(), "the directory's times changed")
+
+	// Content changed (same size), a file added, a file removed.
+	require.NoError(t, os.WriteFile(file, []byte("x = 2\n"), 0o644))
+	assert.False(t, Decode(data).Holds())
+	rec2 := New(time.Now().Add(time.Second))
+	require.True(t, rec2.AddNow(dir))
+	require.True(t, rec2.AddNow(file))
+	data2 := rec2.Encode()
+	assert.True(t, Decode(data2).Holds())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.py"), nil, 0o644))
+	assert.False(t, Decode(data2).Holds(), "the directory changed")
+	require.NoError(t, os.Remove(file))
+	assert.False(t, Decode(data2).Holds())
+
+	assert.False(t, New(time.Now()).Holds(), "an empty record holds nothing")
+
+	// A directory whatever its times, a path still missing.
+	rec3 := New(time.Now())
+	rec3.AddDir(dir)
+	require.True(t, rec3.AddNow(filepath.Join(dir, "nope")))
+	data3 := rec3.Encode()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.py"), nil, 0o644))
+	assert.True(t, Decode(data3).Holds())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "nope"), nil, 0o644))
+	assert.False(t, Decode(data3).Holds())
+}
