@@ -297,6 +297,7 @@ func (a *arena) free() {
 // is large enough (else into a new slice), in one C call: no tree-sitter
 // object outlives it. The time spent parsing and flattening is added to tm.
 func parseFlat(a arena, src []byte, buf []Node, tm *Timing) ([]Node, error) {
+	canonical, symbolFlags := symbols()
 	if len(src) > math.MaxUint32/2 {
 		return nil, fmt.Errorf("file too large to parse (%d bytes)", len(src))
 	}

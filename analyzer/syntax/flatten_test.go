@@ -58,7 +58,7 @@ func TestFlatTreeMatchesTreeSitter(t *testing.T) {
 			id := NodeID(next)
 			next++
 			kind := Kind(n.KindId())
-			if int(kind) < len(canonical) {
+			if canonical, _ := symbols(); int(kind) < len(canonical) {
 				kind = canonical[kind]
 			}
 			want = append(want, fmt.Sprintf("%d kind=%s field=%q bytes=%d-%d named=%v missing=%v extra=%v error=%v parent=%d",

@@ -1,6 +1,6 @@
 package syntax
 
-import "fmt"
+import "sync"
 
 // Kind identifies a node type. Aliased symbols that share a name are merged
 // into one Kind, so `kind == Identifier` holds for every identifier.
@@ -10,13 +10,13 @@ type Kind uint16
 // no field.
 type Field uint8
 
-// canonical maps every grammar symbol to the first symbol with the same name
-// and namedness; symbolFlags holds the flags that follow from a symbol alone
-// (named). They are package variables initialised before the kind
-// variables that read them (Go orders package initialisation by
-// dependency), in one pass over the grammar's symbols: startup is part of
-// every run, and a warm run parses nothing.
-var canonical, symbolFlags = symbolTables()
+// symbols returns canonical, which maps every grammar symbol to the first
+// symbol with the same name and namedness, and the flags that follow from
+// a symbol alone (named). They are built on first use, in one pass over
+// the grammar's symbols: startup is part of every run, and a run whose
+// output is replayed, or that takes everything from the cache, parses
+// nothing. The kinds themselves are constants (kinds_gen.go).
+var symbols = sync.OnceValues(symbolTables)
 
 func symbolTables() ([]Kind, []uint8) {
 	n := language.NodeKindCount()
@@ -37,41 +37,6 @@ func symbolTables() ([]Kind, []uint8) {
 		}
 	}
 	return canon, flags
-}
-
-func namedKind(name string) Kind {
-	id := language.IdForNodeKind(name, true)
-	if id == 0 && name != "end" {
-		panic(fmt.Sprintf("sglint: grammar has no named node %q", name))
-	}
-	return firstKind(id)
-}
-
-func anonKind(name string) Kind {
-	id := language.IdForNodeKind(name, false)
-	if id == 0 {
-		panic(fmt.Sprintf("sglint: grammar has no token %q", name))
-	}
-	return firstKind(id)
-}
-
-// firstKind maps id to the first symbol with the same name and namedness,
-// the Kind that parsed nodes carry (see canonical). IdForNodeKind may return
-// a later alias (it does for block, as_pattern, list_pattern and
-// tuple_pattern).
-func firstKind(id uint16) Kind {
-	if int(id) >= len(canonical) {
-		return Kind(id) // ERROR and other out-of-table symbols
-	}
-	return canonical[id]
-}
-
-func field(name string) Field {
-	id := language.FieldIdForName(name)
-	if id == 0 || id > 255 {
-		panic(fmt.Sprintf("sglint: grammar has no field %q", name))
-	}
-	return Field(id)
 }
 
 // String is the grammar's name for k.

@@ -21,6 +21,7 @@ import (
 // Parents are not stored: in preorder a node's parent is the nearest
 // earlier node whose subtree has not ended yet.
 func (t *Tree) Pack(dst []byte) []byte {
+	canonical, _ := symbols()
 	dst = slices.Grow(dst, 10+6*len(t.nodes))
 	dst = binary.AppendUvarint(dst, uint64(len(t.nodes)))
 	prev := uint32(0)
@@ -64,6 +65,7 @@ var errPacked = errors.New("syntax: malformed packed tree")
 // checks what it reads, so that damaged data gives an error, never a tree
 // with out-of-range positions or relatives.
 func Unpack(src, packed []byte) (*Tree, error) {
+	canonical, symbolFlags := symbols()
 	r := reader{b: packed}
 	n := r.uvarint()
 	if r.bad || n > uint64(len(packed))/4 { // every node takes at least 4 bytes

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -28,17 +29,22 @@ type Timing struct {
 	Nodes          int64
 }
 
-// The grammar is compiled in; a version mismatch is a build bug.
-func init() {
+// checkLanguage checks once, before the first parser, that tree-sitter
+// accepts the grammar: it is compiled in, so a version mismatch is a build
+// bug. (At startup it cost every run, and most runs parse nothing.)
+var checkLanguage = sync.OnceFunc(func() {
 	p := ts.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(language); err != nil {
 		panic(fmt.Sprintf("sglint: tree-sitter-python rejected: %v", err))
 	}
-}
+})
 
 // NewParser returns a parser for Python.
-func NewParser() *Parser { return &Parser{mem: newArena()} }
+func NewParser() *Parser {
+	checkLanguage()
+	return &Parser{mem: newArena()}
+}
 
 // Close frees the parser's C memory. The parser must not be used
 // afterwards.

@@ -55,6 +55,7 @@ func TestFlattenShape(t *testing.T) {
 }
 
 func TestKindsAreCanonical(t *testing.T) {
+	canonical, _ := symbols()
 	for _, k := range []Kind{Identifier, Call, Attribute, KwNot, OpIsNot, Block, AsPattern} {
 		assert.Equal(t, k, canonical[k], k.String())
 	}
@@ -149,6 +150,7 @@ func TestDeepNesting(t *testing.T) {
 // Every grammar name must map to the Kind the parser gives its nodes; the
 // aliased symbols (block, as_pattern, ...) once did not.
 func TestKindVarsAreCanonical(t *testing.T) {
+	canonical, _ := symbols()
 	for i := uint32(0); i < language.NodeKindCount(); i++ {
 		name := language.NodeKindForId(uint16(i))
 		named := language.NodeKindIsNamed(uint16(i))
