@@ -79,14 +79,17 @@ func (w *walker) readAhead(abs string) {
 		if w.opts.Listings != nil {
 			n = max(n, len(w.opts.Listings.order)+64)
 		}
-		w.jobs = make(chan aheadJob, n)
+		jobs := make(chan aheadJob, n)
+		w.jobs = jobs // only the walk's goroutine reads the field
 		for range aheadSlots {
-			go func() {
-				for j := range w.jobs {
-					w.readListing(j.abs, j.l)
+			w.readers.Go(func() {
+				for j := range jobs {
+					if !w.walkOver.Load() {
+						w.readListing(j.abs, j.l)
+					}
 					close(j.l.done)
 				}
-			}()
+			})
 		}
 	}
 	// A full queue blocks the walk until a reader takes one: readers never
@@ -99,11 +102,15 @@ type aheadJob struct {
 	l   *listing
 }
 
-// stopReaders ends the readers once the walk is over.
+// stopReaders ends the readers once the walk is over, and waits for them:
+// the listings the walk did not enter (read ahead from the last walk's
+// record) are skipped, and nothing touches Options.Listings after Find.
 func (w *walker) stopReaders() {
 	if w.jobs != nil {
+		w.walkOver.Store(true)
 		close(w.jobs)
 		w.jobs = nil
+		w.readers.Wait()
 	}
 }
 

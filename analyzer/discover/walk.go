@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -33,8 +35,10 @@ type walker struct {
 	// when it is reached through links or overlapping arguments).
 	seenFiles map[fileKey]int
 	// ahead holds the directory listings read ahead of the walk.
-	ahead map[string]*listing
-	jobs  chan aheadJob // listings to read ahead (nil until the first)
+	ahead    map[string]*listing
+	jobs     chan aheadJob // listings to read ahead (nil until the first)
+	readers  sync.WaitGroup
+	walkOver atomic.Bool // the readers skip what is left in jobs
 	// deferredDirs and deferredFiles hold symbolic links met in walks.
 	// They are followed after every real directory has been walked, so a
 	// file reached both ways is listed under its real path.
