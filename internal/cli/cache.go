@@ -16,10 +16,7 @@ func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Stor
 	if noCache {
 		return nil
 	}
-	dir := flagDir
-	if dir == "" {
-		dir = cache.DefaultDir(root)
-	}
+	dir := cacheDirOf(flagDir, root)
 	engine, err := cache.EngineID()
 	if err == nil {
 		var s *cache.Store
@@ -50,4 +47,27 @@ func saveListings(store *cache.Store, l *discover.Listings) {
 		return
 	}
 	_ = store.Put(listingsKey, l.Encode())
+}
+
+// cacheDirOf is --cache-dir if given, else cache.DefaultDir(root).
+func cacheDirOf(flagDir, root string) string {
+	if flagDir != "" {
+		return flagDir
+	}
+	return cache.DefaultDir(root)
+}
+
+// peekCache opens the store for reading only, without the upkeep of
+// openCache (creating it, marking it used, pruning other builds'): for a
+// run that may only print a recorded output. nil when there is none.
+func peekCache(flagDir, root string) *cache.Store {
+	engine, err := cache.EngineID()
+	if err != nil {
+		return nil
+	}
+	s, err := cache.OpenReadOnly(cacheDirOf(flagDir, root), engine)
+	if err != nil {
+		return nil
+	}
+	return s
 }

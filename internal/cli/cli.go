@@ -142,16 +142,22 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		fmt.Fprintf(stderr, "sglint: %v\n", err)
 		return ExitError
 	}
-	store := openCache(o.noCache, o.cacheDir, projectRoot(paths, o.stdinFilename), stderr)
+	root := projectRoot(paths, o.stdinFilename)
 	// Nothing this command depended on changed since it last ran: its
 	// output again, without running (see internal/replay).
-	rp := newReplayer(args, paths, &o, store, stdout, stderr, rt.start)
+	rp := newReplayer(args, paths, &o, stdout, stderr, rt.start)
 	if rp != nil {
-		if code, ok := rp.replay(stdout, stderr); ok {
+		if code, ok := rp.replay(peekCache(o.cacheDir, root), stdout, stderr); ok {
 			return code
 		}
+	}
+	store := openCache(o.noCache, o.cacheDir, root, stderr)
+	if rp != nil && store != nil && !store.ReadOnly() {
+		rp.store = store
 		stdout, stderr = rp.capture(stdout, stderr)
 		defer func() { rp.save(exit) }()
+	} else {
+		rp = nil
 	}
 	resolver, err := config.NewResolver(o.configFile, all)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // given again. A run that reads standard input, writes files, prints its
 // own timings, runs without the cache, or meets any problem is neither.
 type replayer struct {
-	store  *cache.Store
+	store  *cache.Store // where the run is recorded (set once opened)
 	key    cache.Key
 	began  time.Time
 	paths  []string // the paths as given
@@ -37,8 +37,8 @@ type replayer struct {
 var replays int
 
 // newReplayer returns nil when the run cannot be replayed or recorded.
-func newReplayer(args, paths []string, o *checkOptions, store *cache.Store, stdout, stderr io.Writer, began time.Time) *replayer {
-	if !replay.Supported() || store == nil || store.ReadOnly() || o.noCache || o.stats || o.addNoqa ||
+func newReplayer(args, paths []string, o *checkOptions, stdout, stderr io.Writer, began time.Time) *replayer {
+	if !replay.Supported() || o.noCache || o.stats || o.addNoqa ||
 		o.writeBaseline != "" || o.stdinFilename != "" {
 		return nil
 	}
@@ -62,13 +62,16 @@ func newReplayer(args, paths []string, o *checkOptions, store *cache.Store, stdo
 	for _, a := range args {
 		parts = append(parts, []byte(a))
 	}
-	return &replayer{store: store, key: cache.NewKey(parts...), began: began, paths: paths, opts: o}
+	return &replayer{key: cache.NewKey(parts...), began: began, paths: paths, opts: o}
 }
 
 // replay writes the recorded output and returns its exit status, if the
-// record still holds.
-func (rp *replayer) replay(stdout, stderr io.Writer) (int, bool) {
-	rec := replay.Decode(rp.store.Get(rp.key))
+// record in store still holds.
+func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, bool) {
+	if store == nil {
+		return 0, false
+	}
+	rec := replay.Decode(store.Get(rp.key))
 	if rec == nil || !rec.Holds() {
 		return 0, false
 	}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // RacyWindow: a file changed this close before a run began may have
@@ -128,12 +129,13 @@ func (r *Record) Encode() []byte {
 	return out
 }
 
-// Decode reads a record Encode wrote; nil if data is not one.
+// Decode reads a record Encode wrote; nil if data is not one. The record
+// shares data's memory, which must not change afterwards.
 func Decode(data []byte) *Record {
 	if !strings.HasPrefix(string(data), magic) {
 		return nil
 	}
-	s := string(data) // one copy: every path is a substring of it
+	s := unsafe.String(unsafe.SliceData(data), len(data)) // no copy: every path is a substring of it
 	d := decoder{s: s, off: len(magic)}
 	r := &Record{Began: int64(d.u64())}
 	r.Exit = int(d.varint())
