@@ -121,7 +121,9 @@ done
 
 # col FILE N: the median of column N (1 wall, 2 cpu, 3 rss).
 col() { awk -v c="$2" '{print $c}' "$WORK/t.$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+# ratio A B prints A/B to four decimals: verdicts compare that, not a
+# rounding that could turn 0.0505 into a met 0.05.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
 # verdict VALUE OP LIMIT prints ok or MISSED; it runs in command
 # substitutions (subshells), so a miss is recorded in a file.
 rm -f "$WORK/missed"
