@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -165,34 +166,35 @@ func (r *Record) Holds() bool {
 		return false
 	}
 	limit := r.Began - int64(RacyWindow)
-	var bad sync.Once
-	failed := false
-	fail := func() { bad.Do(func() { failed = true }) }
-	// As many as the CPUs the runtime uses: the stats are short, and more
-	// goroutines than that only cost threads.
+	var failed atomic.Bool
+	// As many workers as the CPUs the runtime uses, this goroutine one of
+	// them: the stats are short, and more goroutines only cost threads. The
+	// first difference stops them all (an edit run would pay for the rest).
 	workers := min(runtime.GOMAXPROCS(0), len(r.entries))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(r.entries); i += workers {
-				e := &r.entries[i]
-				got, exists, isDir, ok := statPath(e.path)
-				switch {
-				case !ok:
-					fail()
-					return
-				case e.kind == mustBeMissing && !exists:
-				case e.kind == mustBeDir && isDir:
-				case e.kind == mustMatch && exists && got == e.stamp && max(got.Mtime, got.Ctime) < limit:
-				default:
-					fail()
-					return
-				}
+	check := func(w int) {
+		for i := w; i < len(r.entries) && !failed.Load(); i += workers {
+			e := &r.entries[i]
+			got, exists, isDir, ok := statPath(e.path)
+			switch {
+			case !ok:
+			case e.kind == mustBeMissing && !exists:
+				continue
+			case e.kind == mustBeDir && isDir:
+				continue
+			case e.kind == mustMatch && exists && got == e.stamp && max(got.Mtime, got.Ctime) < limit:
+				continue
 			}
-		})
+			failed.Store(true)
+			return
+		}
 	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { check(w) })
+	}
+	check(0)
 	wg.Wait()
-	return !failed
+	return !failed.Load()
 }
 
 // Len is the number of paths recorded.
