@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sglint/sglint/internal/binrec"
 )
 
 // Listings keeps directory listings from one walk to the next, as git's
@@ -76,31 +78,31 @@ func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
 	if !strings.HasPrefix(s, listingsMagic) {
 		return nil, 0, false
 	}
-	r := reader{s: s, off: len(listingsMagic)}
-	written := int64(r.uint64())
-	n := r.uvarint()
-	if r.bad || n > uint64(len(s)) {
+	r := binrec.Reader{S: s, Off: len(listingsMagic)}
+	written := int64(r.Uint64())
+	n := r.Uvarint()
+	if r.Bad || n > uint64(len(s)) {
 		return nil, 0, false
 	}
 	saved := make(map[string]savedDir, n)
 	for range n {
-		dir := r.str()
-		st := DirStamp{Mtime: int64(r.uint64()), Ctime: int64(r.uint64()), Ino: r.uint64(), Dev: r.uint64()}
-		k := r.uvarint()
-		if r.bad || k > uint64(len(s)) {
+		dir := r.String()
+		st := DirStamp{Mtime: int64(r.Uint64()), Ctime: int64(r.Uint64()), Ino: r.Uint64(), Dev: r.Uint64()}
+		k := r.Uvarint()
+		if r.Bad || k > uint64(len(s)) {
 			return nil, 0, false
 		}
 		es := make([]entry, k)
 		for i := range es {
-			es[i].name = r.str()
-			es[i].typ = fs.FileMode(r.uint32())
+			es[i].name = r.String()
+			es[i].typ = fs.FileMode(r.Uint32())
 		}
-		if r.bad {
+		if r.Bad {
 			return nil, 0, false
 		}
 		saved[dir] = savedDir{stamp: st, entries: es}
 	}
-	return saved, written, !r.bad
+	return saved, written, r.Done()
 }
 
 // Encode records the listings this walk used, and those recorded before
@@ -128,13 +130,13 @@ func (l *Listings) Encode() []byte {
 	out = binary.AppendUvarint(out, uint64(len(dirs)))
 	for _, dir := range dirs {
 		sd := all[dir]
-		out = appendStr(out, dir)
+		out = binrec.AppendString(out, dir)
 		for _, v := range [...]uint64{uint64(sd.stamp.Mtime), uint64(sd.stamp.Ctime), sd.stamp.Ino, sd.stamp.Dev} {
 			out = binary.LittleEndian.AppendUint64(out, v)
 		}
 		out = binary.AppendUvarint(out, uint64(len(sd.entries)))
 		for _, e := range sd.entries {
-			out = appendStr(out, e.name)
+			out = binrec.AppendString(out, e.name)
 			out = binary.LittleEndian.AppendUint32(out, uint32(e.typ))
 		}
 	}
@@ -255,74 +257,4 @@ func (l *Listings) record(abs string, lst *listing) {
 	l.used[abs] = savedDir{stamp: st, entries: es}
 	l.read++
 	l.mu.Unlock()
-}
-
-func appendStr(out []byte, s string) []byte {
-	out = binary.AppendUvarint(out, uint64(len(s)))
-	return append(out, s...)
-}
-
-// reader decodes Encode's format; bad is set at the first short or
-// malformed field, and every later read returns zero.
-type reader struct {
-	s   string
-	off int
-	bad bool
-}
-
-func (r *reader) uvarint() uint64 {
-	if r.bad {
-		return 0
-	}
-	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if r.off >= len(r.s) {
-			break
-		}
-		c := r.s[r.off]
-		r.off++
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v
-		}
-	}
-	r.bad = true
-	return 0
-}
-
-func (r *reader) uint64() uint64 {
-	if r.bad || r.off+8 > len(r.s) {
-		r.bad = true
-		return 0
-	}
-	var v uint64
-	for i := 7; i >= 0; i-- {
-		v = v<<8 | uint64(r.s[r.off+i])
-	}
-	r.off += 8
-	return v
-}
-
-func (r *reader) uint32() uint32 {
-	if r.bad || r.off+4 > len(r.s) {
-		r.bad = true
-		return 0
-	}
-	var v uint32
-	for i := 3; i >= 0; i-- {
-		v = v<<8 | uint32(r.s[r.off+i])
-	}
-	r.off += 4
-	return v
-}
-
-func (r *reader) str() string {
-	n := r.uvarint()
-	if r.bad || n > uint64(len(r.s)-r.off) {
-		r.bad = true
-		return ""
-	}
-	s := r.s[r.off : r.off+int(n)]
-	r.off += int(n)
-	return s
 }

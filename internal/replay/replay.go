@@ -27,6 +27,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/sglint/sglint/internal/binrec"
 )
 
 // RacyWindow: a file changed this close before a run began may have
@@ -117,11 +119,11 @@ func (r *Record) Encode() []byte {
 	out := []byte(magic)
 	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
 	out = binary.AppendVarint(out, int64(r.Exit))
-	out = appendBytes(out, r.Stdout)
-	out = appendBytes(out, r.Stderr)
+	out = binrec.AppendString(out, string(r.Stdout))
+	out = binrec.AppendString(out, string(r.Stderr))
 	out = binary.AppendUvarint(out, uint64(len(es)))
 	for _, e := range es {
-		out = appendBytes(out, []byte(e.path))
+		out = binrec.AppendString(out, e.path)
 		out = append(out, e.kind)
 		for _, v := range [...]uint64{uint64(e.stamp.Size), uint64(e.stamp.Mtime), uint64(e.stamp.Ctime), e.stamp.Ino, e.stamp.Dev} {
 			out = binary.LittleEndian.AppendUint64(out, v)
@@ -137,23 +139,25 @@ func Decode(data []byte) *Record {
 		return nil
 	}
 	s := unsafe.String(unsafe.SliceData(data), len(data)) // no copy: every path is a substring of it
-	d := decoder{s: s, off: len(magic)}
-	r := &Record{Began: int64(d.u64())}
-	r.Exit = int(d.varint())
-	r.Stdout = []byte(d.str())
-	r.Stderr = []byte(d.str())
-	n := d.uvarint()
-	if d.bad || n > uint64(len(s)) {
+	d := binrec.Reader{S: s, Off: len(magic)}
+	r := &Record{Began: int64(d.Uint64())}
+	r.Exit = int(d.Varint())
+	r.Stdout = []byte(d.String())
+	r.Stderr = []byte(d.String())
+	n := d.Uvarint()
+	if d.Bad || n > uint64(len(s)) {
 		return nil
 	}
 	r.entries = make([]entry, n)
 	for i := range r.entries {
 		e := &r.entries[i]
-		e.path = d.str()
-		e.kind = d.byte()
-		e.stamp = Stamp{Size: int64(d.u64()), Mtime: int64(d.u64()), Ctime: int64(d.u64()), Ino: d.u64(), Dev: d.u64()}
+		e.path = d.String()
+		if e.kind = d.Byte(); e.kind > mustBeDir {
+			return nil
+		}
+		e.stamp = Stamp{Size: int64(d.Uint64()), Mtime: int64(d.Uint64()), Ctime: int64(d.Uint64()), Ino: d.Uint64(), Dev: d.Uint64()}
 	}
-	if d.bad || d.off != len(s) {
+	if !d.Done() {
 		return nil
 	}
 	return r
@@ -199,75 +203,3 @@ func (r *Record) Holds() bool {
 
 // Len is the number of paths recorded.
 func (r *Record) Len() int { return len(r.entries) }
-
-func appendBytes(out, b []byte) []byte {
-	out = binary.AppendUvarint(out, uint64(len(b)))
-	return append(out, b...)
-}
-
-// decoder reads Encode's format; bad is set at the first short or
-// malformed field, and later reads return zero values.
-type decoder struct {
-	s   string
-	off int
-	bad bool
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.bad {
-		return 0
-	}
-	v, n := binary.Uvarint([]byte(d.s[d.off:min(len(d.s), d.off+binary.MaxVarintLen64)]))
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.off += n
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	if d.bad {
-		return 0
-	}
-	v, n := binary.Varint([]byte(d.s[d.off:min(len(d.s), d.off+binary.MaxVarintLen64)]))
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.off += n
-	return v
-}
-
-func (d *decoder) byte() uint8 {
-	if d.bad || d.off >= len(d.s) || d.s[d.off] > mustBeDir {
-		d.bad = true
-		return 0
-	}
-	d.off++
-	return d.s[d.off-1]
-}
-
-func (d *decoder) u64() uint64 {
-	if d.bad || d.off+8 > len(d.s) {
-		d.bad = true
-		return 0
-	}
-	var v uint64
-	for i := 7; i >= 0; i-- {
-		v = v<<8 | uint64(d.s[d.off+i])
-	}
-	d.off += 8
-	return v
-}
-
-func (d *decoder) str() string {
-	n := d.uvarint()
-	if d.bad || n > uint64(len(d.s)-d.off) {
-		d.bad = true
-		return ""
-	}
-	s := d.s[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
-}
