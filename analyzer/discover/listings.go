@@ -86,7 +86,7 @@ func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
 	}
 	saved := make(map[string]savedDir, n)
 	for range n {
-		dir := r.String()
+		dir := r.Str()
 		st := DirStamp{Mtime: int64(r.Uint64()), Ctime: int64(r.Uint64()), Ino: r.Uint64(), Dev: r.Uint64()}
 		k := r.Uvarint()
 		if r.Bad || k > uint64(len(s)) {
@@ -94,7 +94,7 @@ func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
 		}
 		es := make([]entry, k)
 		for i := range es {
-			es[i].name = r.String()
+			es[i].name = r.Str()
 			es[i].typ = fs.FileMode(r.Uint32())
 		}
 		if r.Bad {

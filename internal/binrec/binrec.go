@@ -70,8 +70,8 @@ func (r *Reader) Uint32() uint32 { v, _ := r.fixed(4); return uint32(v) }
 
 func (r *Reader) Byte() byte { v, _ := r.fixed(1); return byte(v) }
 
-// String reads a string AppendString wrote: a substring of S.
-func (r *Reader) String() string {
+// Str reads a string AppendString wrote: a substring of S.
+func (r *Reader) Str() string {
 	n := r.Uvarint()
 	if r.Bad || n > uint64(len(r.S)-r.Off) {
 		r.Bad = true

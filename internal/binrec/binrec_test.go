@@ -22,7 +22,7 @@ func TestRoundTripAndTruncation(t *testing.T) {
 		assert.Equal(t, uint64(1<<40+7), r.Uint64())
 		assert.Equal(t, uint32(9), r.Uint32())
 		assert.Equal(t, byte(3), r.Byte())
-		assert.Equal(t, "héllo", r.String())
+		assert.Equal(t, "héllo", r.Str())
 		return r
 	}
 	assert.True(t, read(out).Done())
@@ -33,7 +33,7 @@ func TestRoundTripAndTruncation(t *testing.T) {
 		r.Uint64()
 		r.Uint32()
 		r.Byte()
-		r.String()
+		r.Str()
 		assert.False(t, r.Done(), "truncated at %d", n)
 	}
 }

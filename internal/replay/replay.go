@@ -142,8 +142,8 @@ func Decode(data []byte) *Record {
 	d := binrec.Reader{S: s, Off: len(magic)}
 	r := &Record{Began: int64(d.Uint64())}
 	r.Exit = int(d.Varint())
-	r.Stdout = []byte(d.String())
-	r.Stderr = []byte(d.String())
+	r.Stdout = []byte(d.Str())
+	r.Stderr = []byte(d.Str())
 	n := d.Uvarint()
 	if d.Bad || n > uint64(len(s)) {
 		return nil
@@ -151,7 +151,7 @@ func Decode(data []byte) *Record {
 	r.entries = make([]entry, n)
 	for i := range r.entries {
 		e := &r.entries[i]
-		e.path = d.String()
+		e.path = d.Str()
 		if e.kind = d.Byte(); e.kind > mustBeDir {
 			return nil
 		}
