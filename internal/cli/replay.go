@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
@@ -34,7 +35,7 @@ type replayer struct {
 }
 
 // replays counts the runs given again (tests read it).
-var replays int
+var replays atomic.Int64
 
 // newReplayer returns nil when the run cannot be replayed or recorded.
 func newReplayer(args, paths []string, o *checkOptions, stdout, stderr io.Writer, began time.Time) *replayer {
@@ -79,7 +80,7 @@ func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, b
 		return 0, false
 	}
 	_, _ = stderr.Write(rec.Stderr)
-	replays++
+	replays.Add(1)
 	return rec.Exit, true
 }
 

@@ -29,14 +29,14 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	step := func(what string, wantReplay bool) {
 		t.Helper()
 		time.Sleep(20 * time.Millisecond) // a later change gets a later time
-		before := replays
+		before := replays.Load()
 		code, out, errOut := run(t, dir, args...)
 		freshArgs := append([]string{"--no-cache"}, args[2:]...)
 		wc, wo, we := run(t, dir, freshArgs...)
 		assert.Equal(t, wc, code, what)
 		assert.Equal(t, wo, out, what)
 		assert.Equal(t, we, errOut, what)
-		assert.Equal(t, wantReplay, replays > before, what)
+		assert.Equal(t, wantReplay, replays.Load() > before, what)
 		time.Sleep(20 * time.Millisecond)
 	}
 	fabric := filepath.Join(dir, "python", "sglang", "srt", "disaggregation", "fabric", "conn.py")
