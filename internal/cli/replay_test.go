@@ -83,3 +83,44 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	step("another format", false)
 	step("the same again", true)
 }
+
+// The directories above the project are watched by the names looked up
+// there: a configuration appearing above a project that has none changes
+// the run, and is seen.
+func TestReplaySeesSettingsAbove(t *testing.T) {
+	if !replay.Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	old := replay.RacyWindow
+	replay.RacyWindow = 0
+	t.Cleanup(func() { replay.RacyWindow = old })
+
+	above := t.TempDir()
+	dir := filepath.Join(above, "proj")
+	write(t, dir, "pyproject.toml", "[project]\nname = \"p\"\n")
+	write(t, dir, "pkg/broken.py", "def f(:\n")
+	cacheDir := t.TempDir()
+	args := []string{"--cache-dir", cacheDir, "--all-files", "pkg"}
+	step := func(what string, wantReplay bool) (int, string) {
+		t.Helper()
+		time.Sleep(20 * time.Millisecond)
+		before := replays.Load()
+		code, out, _ := run(t, dir, args...)
+		wc, wo, _ := run(t, dir, append([]string{"--no-cache"}, args[2:]...)...)
+		assert.Equal(t, wc, code, what)
+		assert.Equal(t, wo, out, what)
+		assert.Equal(t, wantReplay, replays.Load() > before, what)
+		time.Sleep(20 * time.Millisecond)
+		return code, out
+	}
+	code, out := step("first run", false)
+	assert.Equal(t, ExitFindings, code)
+	assert.Contains(t, out, "SGL000")
+	step("nothing changed", true)
+	write(t, above, "sglint.toml", "ignore = [\"SGL000\"]\n")
+	code, _ = step("a configuration above the project", false)
+	assert.Equal(t, ExitClean, code, "the configuration above applies")
+	step("nothing changed since", true)
+	write(t, above, "unrelated.txt", "x\n")
+	step("an unrelated file above", true)
+}
