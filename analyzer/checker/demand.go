@@ -341,17 +341,6 @@ func (r *runner) absIndex() map[string]int {
 	return m
 }
 
-// loadedAbs lists the absolute paths of the loaded inputs, in input order.
-func (r *runner) loadedAbs() []string {
-	var out []string
-	for _, f := range r.files {
-		if f != nil && f.Abs != "" {
-			out = append(out, f.Abs)
-		}
-	}
-	return out
-}
-
 // scanEntry is an input's pre-scan, recorded with the stamp it was made
 // under.
 type scanEntry struct {

@@ -66,7 +66,7 @@ func inputID(in *Input) uint64 {
 		for i := 0; i < len(s); i++ {
 			h = (h ^ uint64(s[i])) * 1099511628211
 		}
-		h = (h ^ 0) * 1099511628211
+		h *= 1099511628211 // a zero byte after each string
 	}
 	add(in.Path)
 	add(in.Abs)
