@@ -13,60 +13,33 @@ func (s *Summary) WithoutPositions() *Summary {
 		return nil
 	}
 	c := *s
-	c.Classes = slices.Clone(s.Classes)
-	for i := range c.Classes {
-		k := &c.Classes[i]
+	c.Classes = zeroed(s.Classes, func(k *Class) {
 		k.At, k.NameAt = Pos{}, Pos{}
-		k.Fields = slices.Clone(k.Fields)
-		for j := range k.Fields {
-			k.Fields[j].At = Pos{}
-		}
-	}
-	c.Functions = slices.Clone(s.Functions)
-	for i := range c.Functions {
-		f := &c.Functions[i]
+		k.Fields = zeroed(k.Fields, func(f *Field) { f.At = Pos{} })
+	})
+	c.Functions = zeroed(s.Functions, func(f *Function) {
 		f.At, f.NameAt, f.Def = Pos{}, Pos{}, 0
-		f.Params = slices.Clone(f.Params)
-		for j := range f.Params {
-			f.Params[j].At = Pos{}
-		}
-	}
-	c.Calls = slices.Clone(s.Calls)
-	for i := range c.Calls {
-		c.Calls[i].At = Pos{}
-	}
-	c.Args = slices.Clone(s.Args)
-	for i := range c.Args {
-		c.Args[i].At = Pos{}
-	}
-	c.Imports = slices.Clone(s.Imports)
-	for i := range c.Imports {
-		c.Imports[i].At = Pos{}
-	}
-	c.Globals = slices.Clone(s.Globals)
-	for i := range c.Globals {
-		c.Globals[i].At = Pos{}
-	}
-	c.Uses = slices.Clone(s.Uses)
-	for i := range c.Uses {
-		c.Uses[i].At = Pos{}
-	}
-	c.Tries = slices.Clone(s.Tries)
-	for i := range c.Tries {
-		t := &c.Tries[i]
+		f.Params = zeroed(f.Params, func(p *Param) { p.At = Pos{} })
+	})
+	c.Calls = zeroed(s.Calls, func(x *Call) { x.At = Pos{} })
+	c.Args = zeroed(s.Args, func(x *Arg) { x.At = Pos{} })
+	c.Imports = zeroed(s.Imports, func(x *Import) { x.At = Pos{} })
+	c.Globals = zeroed(s.Globals, func(x *Global) { x.At = Pos{} })
+	c.Uses = zeroed(s.Uses, func(x *AttrUse) { x.At = Pos{} })
+	c.Tries = zeroed(s.Tries, func(t *Try) {
 		t.At, t.BodyStart, t.BodyEnd = Pos{}, 0, 0
-		t.Handlers = slices.Clone(t.Handlers)
-		for j := range t.Handlers {
-			t.Handlers[j].At = Pos{}
-		}
-	}
-	c.Raises = slices.Clone(s.Raises)
-	for i := range c.Raises {
-		c.Raises[i].At = Pos{}
-	}
-	c.Returns = slices.Clone(s.Returns)
-	for i := range c.Returns {
-		c.Returns[i].At = Pos{}
-	}
+		t.Handlers = zeroed(t.Handlers, func(h *Handler) { h.At = Pos{} })
+	})
+	c.Raises = zeroed(s.Raises, func(x *Raise) { x.At = Pos{} })
+	c.Returns = zeroed(s.Returns, func(x *Return) { x.At = Pos{} })
 	return &c
+}
+
+// zeroed returns a copy of xs with zero applied to each element.
+func zeroed[T any](xs []T, zero func(*T)) []T {
+	out := slices.Clone(xs)
+	for i := range out {
+		zero(&out[i])
+	}
+	return out
 }

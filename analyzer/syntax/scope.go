@@ -25,3 +25,30 @@ func (t *Tree) OwnScope(def NodeID) iter.Seq[NodeID] {
 		}
 	}
 }
+
+// IsLoad reports whether identifier n is read, not bound, as a plain name:
+// not the attribute part of `x.name`, a keyword of a call, a parameter, a
+// target of an assignment, a loop, a pattern, `global` or `nonlocal`.
+func (t *Tree) IsLoad(n NodeID) bool {
+	p := t.Parent(n)
+	if p == NoNode {
+		return true
+	}
+	switch t.Kind(p) {
+	case Attribute:
+		return t.FieldOf(n) == FObject
+	case KeywordArgument, DefaultParameter, TypedDefaultParameter:
+		return t.FieldOf(n) == FValue
+	case Assignment, AugmentedAssignment:
+		return t.FieldOf(n) != FLeft
+	case NamedExpression:
+		return t.FieldOf(n) != FName
+	case Parameters, LambdaParameters, TypedParameter,
+		ListSplatPattern, DictionarySplatPattern, GlobalStatement,
+		NonlocalStatement, PatternList, TuplePattern, ListPattern:
+		return false
+	case ForStatement, ForInClause:
+		return t.FieldOf(n) != FLeft
+	}
+	return true
+}

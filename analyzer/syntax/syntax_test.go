@@ -198,3 +198,26 @@ func TestAbsentNode(t *testing.T) {
 		assert.Equal(t, Position{Line: 1, Column: 1}, tree.Start(n))
 	}
 }
+
+// IsLoad tells the reads of a name from its bindings.
+func TestIsLoad(t *testing.T) {
+	src := "def f(x, y=x, *z, **w):\n    global g\n    x = x.x\n    for x in x: pass\n    (x := x)\n    a, x = x, b\n    h(x=x)\n    lambda x: x\n"
+	tree := parse(t, src)
+	var loads, binds []int
+	for i := 0; i < tree.Len(); i++ {
+		n := NodeID(i)
+		if tree.Kind(n) != Identifier || !tree.TextIs(n, "x") {
+			continue
+		}
+		if tree.IsLoad(n) {
+			loads = append(loads, tree.Start(n).Line)
+		} else {
+			binds = append(binds, tree.Start(n).Line)
+		}
+	}
+	// Line 1: parameter x, default value x; 3: target x, object x, attribute
+	// .x; 4: target, iterable; 5: walrus name, value; 6: target, value; 7:
+	// keyword, value; 8: lambda parameter, body.
+	assert.Equal(t, []int{1, 3, 4, 5, 6, 7, 8}, loads)
+	assert.Equal(t, []int{1, 3, 3, 4, 5, 6, 7, 8}, binds)
+}

@@ -1,37 +1,25 @@
 package cli
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
+// run is runMain without standard input, as a tuple.
 func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	t.Chdir(dir)
-	var out, errOut bytes.Buffer
-	code = Main(args, nil, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
-func write(t *testing.T, dir, name, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	o := runMain(t, dir, nil, args...)
+	return o.code, o.stdout, o.stderr
 }
 
 func TestDiscoveryExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "pkg/ok.py", "x = 1\n")
-	write(t, dir, "pkg/legacy/broken.py", "def f(:\n")
-	write(t, dir, "pkg/blob.py", "\x00\x01")
-	write(t, dir, ".gitignore", "generated/\n")
-	write(t, dir, "generated/broken.py", "def f(:\n")
+	putFile(t, dir, "pkg/ok.py", "x = 1\n")
+	putFile(t, dir, "pkg/legacy/broken.py", "def f(:\n")
+	putFile(t, dir, "pkg/blob.py", "\x00\x01")
+	putFile(t, dir, ".gitignore", "generated/\n")
+	putFile(t, dir, "generated/broken.py", "def f(:\n")
 
 	code, stdout, stderr := run(t, dir, "--all-files")
 	assert.Equal(t, ExitFindings, code)

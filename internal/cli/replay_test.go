@@ -55,15 +55,15 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	step("a backend edited in place", false)
 	step("nothing changed since", true)
 
-	write(t, dir, "python/sglang/srt/disaggregation/fabric/extra.py",
+	putFile(t, dir, "python/sglang/srt/disaggregation/fabric/extra.py",
 		"from sglang.srt.disaggregation.fabric.conn import FabricKVManager\n\n\nclass ExtraKVManager(FabricKVManager):\n    def send_extra(self, k):\n        return self.decode_kv_args_table[k]\n")
 	step("a file added", false)
 
-	write(t, dir, "python/pyproject.toml", "[project]\nname = \"x\"\n\n[tool.sglint]\nignore = [\"SGL004\"]\n")
+	putFile(t, dir, "python/pyproject.toml", "[project]\nname = \"x\"\n\n[tool.sglint]\nignore = [\"SGL004\"]\n")
 	step("a configuration changed", false)
 	step("nothing changed since", true)
 
-	write(t, dir, "python/sglang/srt/disaggregation/.gitignore", "ringdma/\n")
+	putFile(t, dir, "python/sglang/srt/disaggregation/.gitignore", "ringdma/\n")
 	step("a .gitignore added", false)
 	appendText(filepath.Join(dir, "python", "sglang", "srt", "disaggregation", ".gitignore"), "fabric/extra.py\n")
 	step("a .gitignore edited", false)
@@ -74,7 +74,7 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	require.NoError(t, os.WriteFile(rec, append(data, '\n'), 0o644))
 	step("a record edited", false)
 
-	write(t, dir, "pyproject.toml", "[tool.sglint]\nselect = [\"SGL001\"]\n")
+	putFile(t, dir, "pyproject.toml", "[tool.sglint]\nselect = [\"SGL001\"]\n")
 	step("the root configuration changed", false)
 	step("nothing changed since", true)
 
@@ -97,8 +97,8 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 
 	above := t.TempDir()
 	dir := filepath.Join(above, "proj")
-	write(t, dir, "pyproject.toml", "[project]\nname = \"p\"\n")
-	write(t, dir, "pkg/broken.py", "def f(:\n")
+	putFile(t, dir, "pyproject.toml", "[project]\nname = \"p\"\n")
+	putFile(t, dir, "pkg/broken.py", "def f(:\n")
 	cacheDir := t.TempDir()
 	args := []string{"--cache-dir", cacheDir, "--all-files", "pkg"}
 	step := func(what string, wantReplay bool) (int, string) {
@@ -117,10 +117,10 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 	assert.Equal(t, ExitFindings, code)
 	assert.Contains(t, out, "SGL000")
 	step("nothing changed", true)
-	write(t, above, "sglint.toml", "ignore = [\"SGL000\"]\n")
+	putFile(t, above, "sglint.toml", "ignore = [\"SGL000\"]\n")
 	code, _ = step("a configuration above the project", false)
 	assert.Equal(t, ExitClean, code, "the configuration above applies")
 	step("nothing changed since", true)
-	write(t, above, "unrelated.txt", "x\n")
+	putFile(t, above, "unrelated.txt", "x\n")
 	step("an unrelated file above", true)
 }

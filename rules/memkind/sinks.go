@@ -157,7 +157,7 @@ func (c *checker) computeCalleeChecks(fn pymodel.FuncRef, pi int, depth int) boo
 		default:
 			continue
 		}
-		if !t.TextIs(i, p.Name) || !isLoad(t, i) || isTest(t, i) {
+		if !t.TextIs(i, p.Name) || !t.IsLoad(i) || isTest(t, i) {
 			continue
 		}
 		if fl.facts.Holds(i, facts.NotNoneFact(facts.Path(p.Name))) || !c.nameMayBeNone(fl, i, p.Name, true) {
@@ -205,37 +205,11 @@ func (c *checker) forwardedToChecker(fl *flow, u syntax.NodeID, depth int) bool 
 func usesName(t *syntax.Tree, n syntax.NodeID, name string) bool {
 	end := t.SubtreeEnd(n)
 	for i := n; i < end; i++ {
-		if t.Kind(i) == syntax.Identifier && t.TextIs(i, name) && isLoad(t, i) {
+		if t.Kind(i) == syntax.Identifier && t.TextIs(i, name) && t.IsLoad(i) {
 			return true
 		}
 	}
 	return false
-}
-
-// isLoad: identifier n is read, not bound, and is a plain name (not the
-// attribute part of `x.name` or a keyword of a call).
-func isLoad(t *syntax.Tree, n syntax.NodeID) bool {
-	p := t.Parent(n)
-	if p == syntax.NoNode {
-		return true
-	}
-	switch t.Kind(p) {
-	case syntax.Attribute:
-		return t.FieldOf(n) == syntax.FObject
-	case syntax.KeywordArgument, syntax.DefaultParameter, syntax.TypedDefaultParameter:
-		return t.FieldOf(n) == syntax.FValue
-	case syntax.Assignment, syntax.AugmentedAssignment:
-		return t.FieldOf(n) != syntax.FLeft
-	case syntax.NamedExpression:
-		return t.FieldOf(n) != syntax.FName
-	case syntax.Parameters, syntax.LambdaParameters, syntax.TypedParameter,
-		syntax.ListSplatPattern, syntax.DictionarySplatPattern, syntax.GlobalStatement,
-		syntax.NonlocalStatement, syntax.PatternList, syntax.TuplePattern, syntax.ListPattern:
-		return false
-	case syntax.ForStatement, syntax.ForInClause:
-		return t.FieldOf(n) != syntax.FLeft
-	}
-	return true
 }
 
 // isTest: identifier n is only tested, so None there does no harm: a None

@@ -103,7 +103,7 @@ func halvedNameGuarded(t *syntax.Tree, def syntax.NodeID, r *facts.Result, u use
 		if n < u.Node || t.Kind(n) != syntax.Identifier {
 			continue
 		}
-		if !t.TextIs(n, name) || !isRead(t, n) || zeroTested(t, n) || !r.Reachable(n) {
+		if !t.TextIs(n, name) || !t.IsLoad(n) || zeroTested(t, n) || !r.Reachable(n) {
 			continue
 		}
 		ok := r.Holds(n, facts.Fact{Kind: facts.NonZero, Path: facts.Path(name)}) ||
@@ -114,28 +114,6 @@ func halvedNameGuarded(t *syntax.Tree, def syntax.NodeID, r *facts.Result, u use
 		if !ok {
 			return false
 		}
-	}
-	return true
-}
-
-// isRead: identifier n is read as a value (not assigned, not an attribute
-// name, not a keyword).
-func isRead(t *syntax.Tree, n syntax.NodeID) bool {
-	p := t.Parent(n)
-	if p == syntax.NoNode {
-		return true
-	}
-	switch t.Kind(p) {
-	case syntax.Attribute:
-		return t.FieldOf(n) == syntax.FObject
-	case syntax.KeywordArgument:
-		return t.FieldOf(n) == syntax.FValue
-	case syntax.Assignment, syntax.AugmentedAssignment, syntax.ForStatement, syntax.ForInClause:
-		return t.FieldOf(n) != syntax.FLeft
-	case syntax.NamedExpression:
-		return t.FieldOf(n) != syntax.FName
-	case syntax.PatternList, syntax.TuplePattern, syntax.ListPattern:
-		return false
 	}
 	return true
 }
