@@ -44,6 +44,12 @@ type entry struct {
 // file systems leave it to a stat).
 const unknownType = fs.ModeIrregular
 
+// hasEntry reports whether a sorted listing holds name.
+func hasEntry(es []entry, name string) bool {
+	_, found := slices.BinarySearchFunc(es, name, func(e entry, n string) int { return strings.Compare(e.name, n) })
+	return found
+}
+
 func sortEntries(es []entry) {
 	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.name, b.name) })
 }

@@ -388,7 +388,7 @@ func BenchmarkFindTreeListings(b *testing.B) {
 		if len(files) == 0 || len(probs) > 0 {
 			b.Fatalf("%d files, problems %v", len(files), probs)
 		}
-		if _, read := opts.Listings.Counts(); read > 0 {
+		if _, read := opts.Listings.counts(); read > 0 {
 			b.Fatalf("%d listings read again", read)
 		}
 	}

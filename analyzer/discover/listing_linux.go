@@ -26,7 +26,7 @@ import (
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 func (l *listing) read(abs string) {
-	fd, err := openDir(abs)
+	fd, err := openDir(abs, unix.O_RDONLY)
 	if err != nil {
 		l.openErr = &fs.PathError{Op: "open", Path: abs, Err: err}
 		return
@@ -85,7 +85,7 @@ func (l *listing) statPython(abs string, fd int) {
 // only (O_PATH: nothing is listed), to stat it and its Python files by
 // name relative to it.
 func (l *listing) reuse(abs string, entries []entry, unchanged func(DirStamp) bool) bool {
-	fd, err := openPath(abs)
+	fd, err := openDir(abs, unix.O_PATH)
 	if err != nil {
 		return false
 	}
@@ -105,35 +105,29 @@ func (l *listing) reuse(abs string, entries []entry, unchanged func(DirStamp) bo
 	return true
 }
 
-func openPath(abs string) (int, error) {
-	for {
-		fd, err := unix.Open(abs, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
-}
-
-func openDir(abs string) (int, error) {
-	for {
-		fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
+// openDir opens a directory; O_PATH opens it for its path only (no read
+// access is checked, nothing can be listed).
+func openDir(abs string, flags int) (fd int, err error) {
+	err = ignoringEINTR(func() error {
+		fd, err = unix.Open(abs, flags|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		return err
+	})
+	return fd, err
 }
 
 func fstat(fd int, st *unix.Stat_t) error {
-	for {
-		if err := unix.Fstat(fd, st); err != unix.EINTR {
-			return err
-		}
-	}
+	return ignoringEINTR(func() error { return unix.Fstat(fd, st) })
 }
 
 func fstatat(fd int, name string, st *unix.Stat_t) error {
+	return ignoringEINTR(func() error { return unix.Fstatat(fd, name, st, unix.AT_SYMLINK_NOFOLLOW) })
+}
+
+// ignoringEINTR calls f again while a signal interrupts it, as package os
+// does.
+func ignoringEINTR(f func() error) error {
 	for {
-		if err := unix.Fstatat(fd, name, st, unix.AT_SYMLINK_NOFOLLOW); err != unix.EINTR {
+		if err := f(); err != unix.EINTR {
 			return err
 		}
 	}

@@ -160,8 +160,8 @@ func (l *Listings) Changed() bool {
 	return false
 }
 
-// Walked calls f for each directory this walk listed (read, or reused
-// unchanged), in path order, with the stamp the listing was taken under
+// Walked calls f, once Find has returned, for each directory the walk
+// listed (read, or reused unchanged), in path order, with the stamp the listing was taken under
 // and a lookup of its entries' names.
 func (l *Listings) Walked(f func(dir string, st DirStamp, has func(name string) bool)) {
 	l.mu.Lock()
@@ -169,21 +169,17 @@ func (l *Listings) Walked(f func(dir string, st DirStamp, has func(name string) 
 	for dir := range l.used {
 		dirs = append(dirs, dir)
 	}
+	used := l.used // the walk is over: nothing adds to it any more
 	l.mu.Unlock()
 	slices.Sort(dirs)
 	for _, dir := range dirs {
-		l.mu.Lock()
-		sd := l.used[dir]
-		l.mu.Unlock()
-		f(dir, sd.stamp, func(name string) bool {
-			_, ok := slices.BinarySearchFunc(sd.entries, name, func(e entry, n string) int { return strings.Compare(e.name, n) })
-			return ok
-		})
+		sd := used[dir]
+		f(dir, sd.stamp, func(name string) bool { return hasEntry(sd.entries, name) })
 	}
 }
 
-// Counts returns how many listings this walk reused and read from disk.
-func (l *Listings) Counts() (reused, read int) {
+// counts returns how many listings this walk reused and read from disk.
+func (l *Listings) counts() (reused, read int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.reused, l.read

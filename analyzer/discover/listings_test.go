@@ -53,7 +53,7 @@ func TestListingsReuseUnchangedDirectories(t *testing.T) {
 			assert.Equal(t, plain[i].Info.Size(), files[i].Info.Size(), files[i].Path)
 			assert.Equal(t, keyOf(plain[i].Abs, plain[i].Info), keyOf(files[i].Abs, files[i].Info))
 		}
-		reused, read = l.Counts()
+		reused, read = l.counts()
 		changed = l.Changed()
 		data = l.Encode()
 		return files, reused, read, changed

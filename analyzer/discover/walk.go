@@ -146,10 +146,7 @@ func (w *walker) walkDir(job dirJob) {
 	}
 	// The listing is sorted by name: a lookup in it replaces a stat (or a
 	// failed open) per config or ignore file a directory lacks.
-	has := func(name string) bool {
-		_, found := slices.BinarySearchFunc(entries, name, func(e entry, n string) int { return strings.Compare(e.name, n) })
-		return found
-	}
+	has := func(name string) bool { return hasEntry(entries, name) }
 	sc := w.scopeOf(job.abs, has) // the selection its entries are judged by
 	ig := job.ignore
 	if (w.opts.RespectGitignore || w.opts.ScopeOf != nil) && has(".gitignore") {

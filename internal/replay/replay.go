@@ -74,7 +74,7 @@ func Supported() bool { return runtime.GOOS == "linux" && statSupported }
 // Add records path with the stamp it was read under; false if the stamp
 // is unknown, and the record must then not be kept.
 func (r *Record) Add(path string, info fs.FileInfo) bool {
-	st, ok := StampOf(info)
+	st, ok := stampOf(info)
 	if !ok {
 		return false
 	}

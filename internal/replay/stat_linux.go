@@ -9,9 +9,9 @@ import (
 
 const statSupported = true
 
-// StampOf reads a stamp from what os.Stat or os.Lstat returned; false when
+// stampOf reads a stamp from what os.Stat or os.Lstat returned; false when
 // it holds no stat.
-func StampOf(info fs.FileInfo) (Stamp, bool) {
+func stampOf(info fs.FileInfo) (Stamp, bool) {
 	if info == nil {
 		return Stamp{}, false
 	}
