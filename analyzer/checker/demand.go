@@ -177,12 +177,11 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 	began := time.Now().UnixNano()
 	var set []int
 	planned := false
-	var plan *planEntry
 	if r.cache != nil && !r.keepScans && !r.opts.noPlan {
-		if plan = r.cache.readPlan(); plan != nil {
+		if plan := r.cache.readPlan(); plan != nil {
 			var changed []int
 			set, changed, planned = r.checkPlan(plan, began)
-			if planned && !r.sameSummaries(plan, set, changed) {
+			if planned && !r.sameSummaries(plan, changed) {
 				return nil, nil, true
 			}
 		}

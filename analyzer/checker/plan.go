@@ -267,38 +267,37 @@ func planHow(stale, changed int) string {
 // sameSummaries loads the inputs of the selection whose content changed
 // and reports whether their summaries are the recorded ones. If not, the
 // files loaded are cached and the run must start over without the plan.
-func (r *runner) sameSummaries(p *planEntry, set, changed []int) bool {
+func (r *runner) sameSummaries(p *planEntry, changed []int) bool {
 	var load []int
 	for _, i := range changed {
 		if p.Files[i].loaded() {
 			load = append(load, i)
 		}
 	}
-	if len(load) == 0 {
-		r.savePlanned()
-		return true
-	}
 	r.loadSet(load)
 	for _, i := range load {
-		f := r.files[i]
-		if f == nil {
-			r.saveModels()
-			return false
-		}
-		if f.summaryCached { // the cache knew this content: decode its summary
-			if f.Summary = r.cache.loadSummary(f, newWorkerStats()); f.Summary == nil {
-				r.saveModels()
-				return false
-			}
-			f.summaryCached = false
-		}
-		if summaryDigest(f.Summary) != p.Files[i].Summary {
-			r.saveModels()
+		if !r.summaryIs(i, p.Files[i].Summary) {
+			r.saveModels() // the run that starts over takes them from the cache
 			return false
 		}
 	}
 	r.savePlanned()
 	return true
+}
+
+// summaryIs reports whether loaded input i summarises to digest want.
+func (r *runner) summaryIs(i int, want [16]byte) bool {
+	f := r.files[i]
+	if f == nil {
+		return false
+	}
+	if f.summaryCached { // the cache knew this content: decode its summary
+		if f.Summary = r.cache.loadSummary(f, newWorkerStats()); f.Summary == nil {
+			return false
+		}
+		f.summaryCached = false
+	}
+	return summaryDigest(f.Summary) == want
 }
 
 // savePlanned records the plan with the stamps this run saw, when some
