@@ -197,7 +197,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 	*start = time.Now()
 	project = r.newProject()
 	if planned {
-		need := r.needProject(project)
+		need := r.needProject()
 		if need {
 			r.decodeSummaries()
 		}
@@ -221,7 +221,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 		r.stats.LoadWall += time.Since(t0)
 		project = r.newProject()
 	}
-	r.needProject(project)
+	r.needProject()
 	if r.cache != nil && !r.keepScans {
 		r.cache.savePlan(r.newPlan(began))
 	}

@@ -119,7 +119,7 @@ func Run(inputs []Input, opts Options) *Result {
 		r.stats.LoadWall = time.Since(start)
 		start = time.Now()
 		project = r.newProject()
-		need := r.needProject(project)
+		need := r.needProject()
 		if need {
 			r.decodeSummaries()
 		}
@@ -243,7 +243,7 @@ func (r *runner) mergeStats(w *workerStats) {
 
 // needProject decides which files the global rules must check: those to
 // report on whose findings the cache does not have for this very project.
-func (r *runner) needProject(p *analyzer.Project) bool {
+func (r *runner) needProject() bool {
 	var cached map[string]projectFile
 	if r.cache != nil {
 		var loaded []*file // the project's files, in its order

@@ -259,36 +259,35 @@ func (a *analysis) lenOutcome(x syntax.NodeID, holds func(int64) bool, maxc int6
 
 // lenArg: n is `len(x)`; returns x.
 func lenArg(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, bool) {
-	if fn, args, ok := builtinCall(t, n, "len"); ok && len(args) == 1 {
-		_ = fn
+	if args, ok := builtinCall(t, n, "len"); ok && len(args) == 1 {
 		return args[0], true
 	}
 	return syntax.NoNode, false
 }
 
 // builtinCall matches `name(args...)` with positional arguments only.
-func builtinCall(t *syntax.Tree, n syntax.NodeID, name string) (syntax.NodeID, []syntax.NodeID, bool) {
+func builtinCall(t *syntax.Tree, n syntax.NodeID, name string) ([]syntax.NodeID, bool) {
 	n = t.Unparen(n)
 	if n == syntax.NoNode || t.Kind(n) != syntax.Call {
-		return syntax.NoNode, nil, false
+		return nil, false
 	}
 	fn := t.Field(n, syntax.FFunction)
 	if fn == syntax.NoNode || t.Kind(fn) != syntax.Identifier || !t.TextIs(fn, name) {
-		return syntax.NoNode, nil, false
+		return nil, false
 	}
 	argl := t.Field(n, syntax.FArguments)
 	if argl == syntax.NoNode || t.Kind(argl) != syntax.ArgumentList {
-		return syntax.NoNode, nil, false
+		return nil, false
 	}
 	var args []syntax.NodeID
 	for c := range t.NamedChildren(argl) {
 		switch t.Kind(c) {
 		case syntax.KeywordArgument, syntax.ListSplat, syntax.DictionarySplat, syntax.ParenthesizedListSplat:
-			return syntax.NoNode, nil, false
+			return nil, false
 		}
 		args = append(args, c)
 	}
-	return fn, args, true
+	return args, true
 }
 
 func intLit(t *syntax.Tree, n syntax.NodeID) (int64, bool) {
@@ -315,7 +314,7 @@ func notNoneLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 // callTestFacts: a call used as a condition: isinstance, len, bool.
 func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32 {
 	t := a.t
-	if _, args, ok := builtinCall(t, n, "isinstance"); ok && len(args) == 2 {
+	if args, ok := builtinCall(t, n, "isinstance"); ok && len(args) == 2 {
 		p, ok := a.paths.ofNode(t, args[0], false)
 		if !ok {
 			return dst
@@ -336,7 +335,7 @@ func (a *analysis) callTestFacts(n syntax.NodeID, val bool, dst []int32) []int32
 		}
 		return dst
 	}
-	if _, args, ok := builtinCall(t, n, "bool"); ok && len(args) == 1 {
+	if args, ok := builtinCall(t, n, "bool"); ok && len(args) == 1 {
 		return a.condFacts(args[0], val, dst)
 	}
 	if val {

@@ -35,7 +35,7 @@ func zeroLenArg(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, bool) {
 			return zeroLenArg(t, t.Field(n, syntax.FLeft))
 		}
 	case syntax.Call:
-		if _, args, ok := builtinCall(t, n, "int"); ok && len(args) == 1 {
+		if args, ok := builtinCall(t, n, "int"); ok && len(args) == 1 {
 			return zeroLenArg(t, args[0])
 		}
 	}

@@ -160,7 +160,7 @@ func (p Path) IsLiteral() bool {
 // getattrOf matches `getattr(obj, "name")` and `getattr(obj, "name",
 // None)` with a literal attribute name.
 func getattrOf(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, string, bool) {
-	_, args, ok := builtinCall(t, n, "getattr")
+	args, ok := builtinCall(t, n, "getattr")
 	if !ok || len(args) < 2 || len(args) > 3 {
 		return syntax.NoNode, "", false
 	}

@@ -138,7 +138,7 @@ var copyCalls = []string{"list", "tuple", "sorted", "set", "frozenset"}
 // over a copy.
 func keyIterable(t *syntax.Tree, it syntax.NodeID) (table syntax.NodeID, items, copied bool) {
 	for _, name := range copyCalls {
-		if _, args, ok := builtinCall(t, it, name); ok && len(args) == 1 {
+		if args, ok := builtinCall(t, it, name); ok && len(args) == 1 {
 			it, copied = args[0], true
 			break
 		}

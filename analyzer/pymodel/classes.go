@@ -470,7 +470,7 @@ func (ix *Index) typeOf(file, fn int32, dotted string, depth int) (ClassRef, boo
 		return NoClass, false
 	}
 	first, rest, _ := strings.Cut(dotted, ".")
-	c, ok := ix.nameType(file, fn, first, depth)
+	c, ok := ix.nameType(file, fn, first)
 	for ok && rest != "" {
 		var seg string
 		seg, rest, _ = strings.Cut(rest, ".")
@@ -479,7 +479,7 @@ func (ix *Index) typeOf(file, fn int32, dotted string, depth int) (ClassRef, boo
 	return c, ok
 }
 
-func (ix *Index) nameType(file, fn int32, name string, depth int) (ClassRef, bool) {
+func (ix *Index) nameType(file, fn int32, name string) (ClassRef, bool) {
 	s := ix.Files[file].Summary
 	if fn >= 0 && int(fn) < len(s.Functions) {
 		if self, cls := ix.selfOf(file, fn); self == name {

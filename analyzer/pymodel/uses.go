@@ -138,7 +138,7 @@ func (s *summarizer) classify(u *AttrUse, e syntax.NodeID) {
 		switch f {
 		case syntax.FLeft:
 			u.Kind = Assign
-			s.assignedValue(u, p, e)
+			s.assignedValue(u, p)
 		case syntax.FRight:
 			u.Kind, u.Op = Read, ReadPlain
 			if l := t.Field(p, syntax.FLeft); l != syntax.NoNode && isPattern(t.Kind(l)) {
@@ -227,9 +227,9 @@ func isPattern(k syntax.Kind) bool {
 		k == syntax.Tuple || k == syntax.List
 }
 
-// assignedValue fills the value, annotation and ref of an assignment to
-// target e in assignment a.
-func (s *summarizer) assignedValue(u *AttrUse, a, e syntax.NodeID) {
+// assignedValue fills the value, annotation and ref of an assignment a to
+// the use's target.
+func (s *summarizer) assignedValue(u *AttrUse, a syntax.NodeID) {
 	t := s.t
 	if ty := t.Field(a, syntax.FType); ty != syntax.NoNode {
 		u.Annotation = s.text(ty)

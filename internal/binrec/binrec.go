@@ -51,24 +51,24 @@ func (r *Reader) Varint() int64 {
 	return v
 }
 
-func (r *Reader) fixed(n int) (uint64, bool) {
+func (r *Reader) fixed(n int) uint64 {
 	if r.Bad || r.Off+n > len(r.S) {
 		r.Bad = true
-		return 0, false
+		return 0
 	}
 	var v uint64
 	for i := n - 1; i >= 0; i-- {
 		v = v<<8 | uint64(r.S[r.Off+i])
 	}
 	r.Off += n
-	return v, true
+	return v
 }
 
-func (r *Reader) Uint64() uint64 { v, _ := r.fixed(8); return v }
+func (r *Reader) Uint64() uint64 { return r.fixed(8) }
 
-func (r *Reader) Uint32() uint32 { v, _ := r.fixed(4); return uint32(v) }
+func (r *Reader) Uint32() uint32 { return uint32(r.fixed(4)) }
 
-func (r *Reader) Byte() byte { v, _ := r.fixed(1); return byte(v) }
+func (r *Reader) Byte() byte { return byte(r.fixed(1)) }
 
 // Str reads a string AppendString wrote: a substring of S.
 func (r *Reader) Str() string {

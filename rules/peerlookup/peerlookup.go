@@ -60,14 +60,14 @@ func run(pass *analyzer.Pass) error {
 		}
 		table := facts.Path(tu.Self + "." + u.Path)
 		r := paths.Facts(fn)
-		if r == nil || guarded(r, t, sub, table, key) {
+		if r == nil || guarded(r, sub, table, key) {
 			continue
 		}
 		l := leakOf(paths, fn, sub, table, key)
 		if l == nil {
 			continue
 		}
-		report(pass, paths, fn, sub, table, key, tab, l)
+		report(pass, paths, sub, table, key, tab, l)
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func keyOf(t *syntax.Tree, sub syntax.NodeID) (facts.Path, bool) {
 
 // guarded reports a membership or non-None fact for the key that holds on
 // every path to the subscript.
-func guarded(r *facts.Result, t *syntax.Tree, sub syntax.NodeID, table, key facts.Path) bool {
+func guarded(r *facts.Result, sub syntax.NodeID, table, key facts.Path) bool {
 	if r.Holds(sub, facts.InFact(table, key)) {
 		return true
 	}
@@ -100,7 +100,7 @@ func guarded(r *facts.Result, t *syntax.Tree, sub syntax.NodeID, table, key fact
 	return r.Holds(sub, facts.NotNoneFact(entry)) || r.Holds(sub, facts.NonEmptyFact(entry))
 }
 
-func report(pass *analyzer.Pass, paths *sendpath.Paths, fn pymodel.FuncRef, sub syntax.NodeID,
+func report(pass *analyzer.Pass, paths *sendpath.Paths, sub syntax.NodeID,
 	table, key facts.Path, tab *peertable.Table, l *leak) {
 	t := pass.File.Tree()
 	ix := paths.Index()

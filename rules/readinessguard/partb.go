@@ -117,7 +117,7 @@ func (ck *checker) emptyStateRaises() []emptyRaise {
 				}
 			}
 		}
-		out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, self, cands)...)
+		out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, cands)...)
 	}
 	return out
 }
@@ -161,7 +161,7 @@ func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp, owner f
 
 // emptyStateAsserts: `assert self.descs`, `assert len(descs) > 0`,
 // `assert self.plan is not None` (directly or through an alias).
-func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, self string, cands []stateCand) []emptyRaise {
+func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, cands []stateCand) []emptyRaise {
 	var out []emptyRaise
 	for n := range t.OwnScope(ck.ix.Func(fn).Def) {
 		if t.Kind(n) != syntax.AssertStatement || !r.Reachable(n) {
