@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // BenchmarkDidChange measures, on a whole tree, the time from a didChange
@@ -250,25 +252,6 @@ func (s *benchServer) wait(v int) published {
 func (s *benchServer) read(r *bufio.Reader) {
 	defer close(s.pubs)
 	for {
-		length := -1
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			if line == "" && length >= 0 {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				length, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(r, body); err != nil {
-			return
-		}
-		at := time.Now()
 		var m struct {
 			Method string `json:"method"`
 			Params struct {
@@ -278,9 +261,11 @@ func (s *benchServer) read(r *bufio.Reader) {
 				Message     string            `json:"message"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(body, &m) != nil {
-			continue
+		// The server's own framing library reads its frames.
+		if err := (jsonrpc2.VSCodeObjectCodec{}).ReadObject(r, &m); err != nil {
+			return
 		}
+		at := time.Now()
 		switch {
 		case m.Method == "textDocument/publishDiagnostics" && m.Params.URI == s.uri && m.Params.Version != nil:
 			s.pubs <- published{version: *m.Params.Version, at: at, n: len(m.Params.Diagnostics)}
