@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -287,17 +288,29 @@ func TestCacheConcurrentRuns(t *testing.T) {
 			}
 		}()
 	}
-	wg.Add(1)
+	// The file keeps changing for as long as the runs go on (a fixed number
+	// of swaps could all be over before the first run starts).
+	done := make(chan struct{})
+	swapped := make(chan int)
 	go func() {
-		defer wg.Done()
-		for i := 0; i < 12; i++ {
+		i := 0
+		defer func() { swapped <- i }()
+		for ; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
 			// Atomic replacement, so a run reads one version or the other.
 			tmp := filepath.Join(p.dir, "pkg", ".base.tmp")
 			_ = os.WriteFile(tmp, []byte(versions[i%2]), 0o644)
 			_ = os.Rename(tmp, filepath.Join(p.dir, "pkg", "base.py"))
+			time.Sleep(200 * time.Microsecond)
 		}
 	}()
 	wg.Wait()
+	close(done)
+	assert.Greater(t, <-swapped, 2, "the file changed while the runs went on")
 	close(errs)
 	for e := range errs {
 		t.Errorf("a run gave neither version's result:\n%s", e)
