@@ -100,6 +100,8 @@ func TestEveryRuleSurvivesHostileInput(t *testing.T) {
 	// The same files pre-scanned by a demand-driven run (no KV code: nothing
 	// is loaded, and nothing breaks on the way).
 	res := checker.Run(inputs, checker.Options{Rules: rules.All(), Jobs: 2, Records: anyMessage})
+	assert.Equal(t, len(inputs), res.Stats.Scanned, "every file pre-scanned")
+	assert.Zero(t, res.Stats.Files, "nothing loaded")
 	for _, p := range res.Problems {
 		assert.False(t, p.Internal, "%s", p)
 	}
