@@ -1,6 +1,7 @@
 package sendpath
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
@@ -41,12 +42,24 @@ func seeds(sc *analyzer.Scan) []int {
 // classes refer to and that resolve outside the loaded project: callees,
 // call arguments (thread targets, callbacks), parameter annotations, and
 // the values KV classes assign to their attributes (constructors).
+//
+// It is memoised on the project: a rule whose demand adds to this one
+// (memkind's) asks for it again in the same round.
 func more(sc *analyzer.Scan, proj *analyzer.Project) []string {
+	cfg := scopeConfig(sc)
+	v := proj.Shared(moreKey{cfg.key()}, func() any { return slices.Clip(outsideNames(proj, cfg)) })
+	return v.([]string)
+}
+
+// moreKey memoises more on a project.
+type moreKey struct{ key }
+
+func outsideNames(proj *analyzer.Project, cfg Config) []string {
 	ix := proj.Index
 	if ix == nil {
 		return nil
 	}
-	paths := ReachOf(proj, scopeConfig(sc))
+	paths := ReachOf(proj, cfg)
 	var out []string
 	seen := map[pymodel.FuncRef]bool{}
 	outside := func(fn pymodel.FuncRef, dotted string) {
