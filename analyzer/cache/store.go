@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -61,6 +62,11 @@ type Store struct {
 	root     string // the cache directory (.sglint_cache)
 	dir      string // root/v<format>-<engine>
 	readOnly bool   // see OpenReadOnly
+
+	// Background writes (PutLater).
+	writes    sync.WaitGroup
+	pendingMu sync.Mutex
+	pending   map[Key]*pendingWrite
 }
 
 // staleAfter is how long the directory of another engine is kept.
@@ -157,6 +163,9 @@ func (s *Store) path(k Key) string {
 // Get returns the payload stored under k, or nil if there is none or the
 // entry fails a check (see the package documentation).
 func (s *Store) Get(k Key) []byte {
+	if p, ok := s.pendingPayload(k); ok {
+		return p
+	}
 	b, err := os.ReadFile(s.path(k))
 	if err != nil {
 		return nil

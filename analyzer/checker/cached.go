@@ -227,7 +227,7 @@ func (b *bundleSet) saveShard(i int, store *cache.Store, loaded map[string]bool)
 		size += len(e.Abs) + len(e.Data) + 20
 	}
 	if out, err := cache.Marshal(make([]byte, 0, size), &bd); err == nil {
-		_ = store.Put(b.shardKey(i), out)
+		store.PutLater(b.shardKey(i), out)
 	}
 	// This run's records stay readable (a rule may still ask for a tree).
 	for abs, e := range sh.written {

@@ -101,7 +101,7 @@ func (rc *runCache) savePlan(e *planEntry) {
 		return
 	}
 	if out, err := cache.Marshal(nil, e); err == nil {
-		_ = rc.store.Put(rc.planKey(), out)
+		rc.store.PutLater(rc.planKey(), out)
 	}
 }
 

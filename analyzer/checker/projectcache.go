@@ -85,7 +85,7 @@ func (r *runner) saveProjectFindings(indexOK bool) {
 	}
 	slices.SortFunc(e.Files, func(a, b projectFile) int { return strings.Compare(a.Abs, b.Abs) })
 	if out, err := cache.Marshal(nil, &e); err == nil {
-		_ = r.cache.store.Put(r.cache.projectRecordKey(), out)
+		r.cache.store.PutLater(r.cache.projectRecordKey(), out)
 	}
 	r.stats.CacheWrite += time.Since(t0)
 }

@@ -108,6 +108,9 @@ type Result struct {
 func Run(inputs []Input, opts Options) *Result {
 	r := newRunner(inputs, opts)
 	defer r.trees.close()
+	if opts.Cache != nil {
+		defer opts.Cache.Wait() // the cache writes this run left in the background
+	}
 
 	start := time.Now()
 	demands := r.demands()

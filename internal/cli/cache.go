@@ -46,7 +46,7 @@ func saveListings(store *cache.Store, l *discover.Listings) {
 	if store == nil || l == nil || store.ReadOnly() || !l.Changed() {
 		return
 	}
-	_ = store.Put(listingsKey, l.Encode())
+	store.PutLater(listingsKey, l.Encode())
 }
 
 // cacheDirOf is --cache-dir if given, else cache.DefaultDir(root).

@@ -152,6 +152,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		}
 	}
 	store := openCache(o.noCache, o.cacheDir, root, stderr)
+	if store != nil {
+		defer store.Wait() // the writes left in the background, last
+	}
 	if rp != nil && store != nil && !store.ReadOnly() {
 		rp.store = store
 		stdout, stderr = rp.capture(stdout, stderr)
