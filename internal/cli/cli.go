@@ -182,7 +182,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	gs, err := groupInputs(set, resolver, all, cli, &o)
 	if rp != nil {
 		rp.listings, rp.set, rp.groups = dopts.Listings, set, gs
-		rp.problems = len(set.problems) > 0
+		rp.problems = len(set.problems) > 0 || err != nil || gs == nil || len(gs.errs) > 0
+		rp.prepare()
 	}
 	if err != nil {
 		return usageError(stdout, stderr, err)

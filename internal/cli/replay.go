@@ -32,6 +32,7 @@ type replayer struct {
 	set      *inputSet
 	groups   *grouping
 	problems bool
+	prepared chan *replay.Record // the stamps, noted in the background (prepare)
 }
 
 // replays counts the runs given again (tests read it).
@@ -89,17 +90,37 @@ func (rp *replayer) capture(stdout, stderr io.Writer) (io.Writer, io.Writer) {
 	return io.MultiWriter(stdout, &rp.out), io.MultiWriter(stderr, &rp.errOut)
 }
 
-// save records the run, unless something it depended on is unknown.
-func (rp *replayer) save(exit int) {
-	if exit == ExitError || rp.problems || rp.listings == nil || rp.set == nil || rp.groups == nil {
+// prepare starts noting the stamps of what the run depends on, in the
+// background while the run goes on, once discovery is done.
+func (rp *replayer) prepare() {
+	if rp.problems || rp.listings == nil || rp.set == nil || rp.groups == nil {
 		return
 	}
-	rec := replay.New(rp.began)
+	rp.prepared = make(chan *replay.Record, 1)
+	go func() { rp.prepared <- rp.stamps() }()
+}
+
+// save records the run, unless something it depended on is unknown.
+func (rp *replayer) save(exit int) {
+	if rp.prepared == nil {
+		return
+	}
+	rec := <-rp.prepared
+	if exit == ExitError || rp.problems || rec == nil {
+		return
+	}
 	rec.Exit = exit
 	rec.Stdout, rec.Stderr = rp.out.Bytes(), rp.errOut.Bytes()
+	rp.store.PutLater(rp.key, rec.Encode())
+}
+
+// stamps returns the record of what the run depends on, without its
+// output; nil when a stamp cannot be known.
+func (rp *replayer) stamps() *replay.Record {
+	rec := replay.New(rp.began)
 	cwd, err := os.Getwd()
 	if err != nil {
-		return
+		return nil
 	}
 	ok := true
 	// The directories the walks listed, and the settings files among
@@ -115,7 +136,7 @@ func (rp *replayer) save(exit int) {
 	// The Python files, as the walk stat'ed them.
 	for _, in := range rp.set.inputs {
 		if in.Abs == "" || !rec.Add(in.Abs, in.Info) {
-			return
+			return nil
 		}
 	}
 	// The directories above the paths and the working directory: where the
@@ -139,7 +160,7 @@ func (rp *replayer) save(exit int) {
 				rec.AddDir(git)
 				ok = rec.AddNow(filepath.Join(git, "info", "exclude")) && ok
 			case err == nil:
-				return // a worktree or submodule: its exclude file lives elsewhere
+				return nil // a worktree or submodule: its exclude file lives elsewhere
 			default:
 				ok = rec.AddNow(git) && ok // missing (or unreadable: not kept)
 			}
@@ -166,9 +187,10 @@ func (rp *replayer) save(exit int) {
 			}
 		}
 	}
-	if ok && rec.Len() > 0 {
-		_ = rp.store.Put(rp.key, rec.Encode())
+	if !ok || rec.Len() == 0 {
+		return nil
 	}
+	return rec
 }
 
 func absFrom(cwd, p string) string {

@@ -17,6 +17,7 @@
 package replay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"io/fs"
 	"os"
@@ -114,8 +115,13 @@ const magic = "sglint replay 2\n"
 
 // Encode writes the record.
 func (r *Record) Encode() []byte {
+	// The most recently changed first: Holds stops at the first stamp that
+	// differs, and a file just edited is the likeliest to be edited again.
 	es := slices.Clone(r.entries)
-	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(es, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(max(b.stamp.Mtime, b.stamp.Ctime), max(a.stamp.Mtime, a.stamp.Ctime)),
+			strings.Compare(a.path, b.path))
+	})
 	out := []byte(magic)
 	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
 	out = binary.AppendVarint(out, int64(r.Exit))

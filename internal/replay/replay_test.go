@@ -80,3 +80,21 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "nope"), nil, 0o644))
 	assert.False(t, Decode(data3).Holds())
 }
+
+// The record lists the paths changed last first, so that an edit run's
+// check meets the file just edited again before the others.
+func TestRecordOrdersRecentFirst(t *testing.T) {
+	rec := New(time.Now())
+	for i, name := range []string{"b.py", "a.py", "c.py", "d.py"} {
+		rec.AddStamp(name, Stamp{Size: 1, Mtime: int64(10 * (i % 3)), Ctime: 1})
+	}
+	rec.AddDir(".git")
+	got := Decode(rec.Encode())
+	require.NotNil(t, got)
+	var order []string
+	for _, e := range got.entries {
+		order = append(order, e.path)
+	}
+	assert.Equal(t, []string{"c.py", "a.py", "b.py", "d.py", ".git"}, order,
+		"by change time, newest first, then by path")
+}
