@@ -2,6 +2,7 @@ package readinessguard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
@@ -74,51 +75,58 @@ func computePartB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
 // when a registration state of the function's class is empty or None, in
 // send-path order.
 func (ck *checker) emptyStateRaises() []emptyRaise {
+	// Each function apart, on all CPUs: the rules' other workers wait on
+	// this shared result.
+	fns := ck.paths.Funcs()
+	per := make([][]emptyRaise, len(fns))
+	pymodel.ForEach(len(fns), func(i int) { per[i] = ck.emptyStateRaisesIn(fns[i]) })
+	return slices.Concat(per...)
+}
+
+func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 	ix := ck.ix
 	var out []emptyRaise
-	for _, fn := range ck.paths.Funcs() {
-		r := ck.paths.Facts(fn)
-		c, ok := ck.classOf(fn)
-		f := ck.paths.File(fn.File)
-		if r == nil || !ok || f == nil {
-			continue
-		}
-		self := sendpath.SelfName(ix, fn)
-		if self == "" {
-			continue
-		}
-		// The states the class uses: its own, and those of objects it
-		// holds in typed attributes (`self.kv_mgr.kv_mem_descs`).
-		lookup := ck.lookup(fn, c, self)
-		var cands []stateCand
-		for _, p := range ix.SelfPaths(c) {
-			sp := facts.Path(self + "." + p)
-			if _, owner, ok := lookup(sp); ok {
-				cands = append(cands, stateCand{sp, owner})
-			}
-		}
-		if len(cands) == 0 {
-			continue
-		}
-		s := ix.Summary(fn.File)
-		for _, ri := range raisesIn(s, fn.Func) {
-			rs := &s.Raises[ri]
-			n := rs.At.Node
-			if rs.Type == "" || !r.Reachable(n) {
-				continue
-			}
-			for _, sc := range cands {
-				if ex, ok := ck.raisesWhenEmpty(r, n, sc.path, sc.owner); ok {
-					out = append(out, emptyRaise{
-						site:  sendpath.RaiseSite{Func: fn, Node: n, Exc: rs.Type, Message: rs.Message, Excluded: ex},
-						state: sc.path,
-					})
-					break
-				}
-			}
-		}
-		out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, cands)...)
+	r := ck.paths.Facts(fn)
+	c, ok := ck.classOf(fn)
+	f := ck.paths.File(fn.File)
+	if r == nil || !ok || f == nil {
+		return nil
 	}
+	self := sendpath.SelfName(ix, fn)
+	if self == "" {
+		return nil
+	}
+	// The states the class uses: its own, and those of objects it
+	// holds in typed attributes (`self.kv_mgr.kv_mem_descs`).
+	lookup := ck.lookup(fn, c, self)
+	var cands []stateCand
+	for _, p := range ix.SelfPaths(c) {
+		sp := facts.Path(self + "." + p)
+		if _, owner, ok := lookup(sp); ok {
+			cands = append(cands, stateCand{sp, owner})
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	s := ix.Summary(fn.File)
+	for _, ri := range raisesIn(s, fn.Func) {
+		rs := &s.Raises[ri]
+		n := rs.At.Node
+		if rs.Type == "" || !r.Reachable(n) {
+			continue
+		}
+		for _, sc := range cands {
+			if ex, ok := ck.raisesWhenEmpty(r, n, sc.path, sc.owner); ok {
+				out = append(out, emptyRaise{
+					site:  sendpath.RaiseSite{Func: fn, Node: n, Exc: rs.Type, Message: rs.Message, Excluded: ex},
+					state: sc.path,
+				})
+				break
+			}
+		}
+	}
+	out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, cands)...)
 	return out
 }
 

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
@@ -153,6 +154,7 @@ type checker struct {
 	paths  *sendpath.Paths
 	ix     *pymodel.Index
 	opts   *Options
+	mu     sync.Mutex // states is shared by the goroutines of emptyStateRaises
 	states map[classAttr]stateMemo
 	regs   *registrations
 }
@@ -174,11 +176,16 @@ func newChecker(paths *sendpath.Paths, opts *Options) *checker {
 
 func (ck *checker) state(c pymodel.ClassRef, attr string) (state, bool) {
 	k := classAttr{c, attr}
-	if m, ok := ck.states[k]; ok {
+	ck.mu.Lock()
+	m, ok := ck.states[k]
+	ck.mu.Unlock()
+	if ok {
 		return m.st, m.ok
 	}
 	st, ok := stateOf(ck.ix, c, attr, ck.regs)
+	ck.mu.Lock()
 	ck.states[k] = stateMemo{st, ok}
+	ck.mu.Unlock()
 	return st, ok
 }
 

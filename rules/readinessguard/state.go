@@ -1,6 +1,8 @@
 package readinessguard
 
 import (
+	"sync"
+
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
@@ -98,6 +100,7 @@ var DefaultRegistrationCalls = []string{"*regist*"}
 type registrations struct {
 	ix   *pymodel.Index
 	pats *namepattern.Set
+	mu   sync.Mutex // memo is shared by the goroutines of emptyStateRaises
 	memo map[pymodel.FuncRef]bool
 }
 
@@ -114,11 +117,16 @@ func newRegistrations(ix *pymodel.Index, patterns []string) *registrations {
 // (`self.register_buffer_to_engine()`) does not make a constructor a
 // registration step: the callee is one, for what it fills itself.
 func (r *registrations) registers(fn pymodel.FuncRef) bool {
-	if v, ok := r.memo[fn]; ok {
+	r.mu.Lock()
+	v, ok := r.memo[fn]
+	r.mu.Unlock()
+	if ok {
 		return v
 	}
-	v := r.compute(fn)
+	v = r.compute(fn)
+	r.mu.Lock()
 	r.memo[fn] = v
+	r.mu.Unlock()
 	return v
 }
 
