@@ -1,2 +1,0 @@
-class BaseKVSender:
-    """What every sender derives from."""
