@@ -211,8 +211,7 @@ func startBench(b *testing.B) *benchServer {
 }
 
 func (s *benchServer) send(v any) {
-	body, _ := json.Marshal(v)
-	if _, err := fmt.Fprintf(s.in, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if err := (jsonrpc2.VSCodeObjectCodec{}).WriteObject(s.in, v); err != nil {
 		s.b.Fatal(err)
 	}
 }

@@ -2,12 +2,13 @@ package checker
 
 import (
 	"fmt"
-	"github.com/sglint/sglint/analyzer"
 	"io/fs"
 	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/sglint/sglint/analyzer"
 
 	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/discover"
@@ -92,6 +93,10 @@ type Result struct {
 	// loaded file (File.Report tells the checked ones).
 	RaiseSites []analyzer.RaiseSite
 }
+
+// IndexProblemPath is the path of a problem with the project index (not
+// any one file's): a driver that groups problems by file keeps it apart.
+const IndexProblemPath = "(project model)"
 
 // Run loads every input, then runs the rules on the files to report on.
 //
@@ -564,7 +569,7 @@ func buildIndexFrom(files []*analyzer.File, prev *pymodel.Index) (ix *pymodel.In
 				f.Model = -1
 			}
 			ix = pymodel.NewIndex(nil)
-			prob = &analyzer.Problem{Path: "(project model)", Internal: true,
+			prob = &analyzer.Problem{Path: IndexProblemPath, Internal: true,
 				Message: fmt.Sprintf("project index panicked: %v\n%s", v, debug.Stack())}
 		}
 	}()

@@ -73,7 +73,7 @@ func (c *testClient) read(r *bufio.Reader) {
 		}
 		if m.Method != "" && len(m.ID) > 0 { // a request of the server's; it may be gone already
 			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
-			_ = c.write(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(b), b))
+			_ = c.write(frame(string(b)))
 		}
 		c.mu.Lock()
 		c.msgs = append(c.msgs, m)
@@ -129,7 +129,7 @@ func (c *testClient) write(s string) error {
 func (c *testClient) send(v any) {
 	b, err := json.Marshal(v)
 	require.NoError(c.t, err)
-	c.raw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(b), b))
+	c.raw(frame(string(b)))
 }
 
 func (c *testClient) notify(method string, params any) {
@@ -218,6 +218,21 @@ func (c *testClient) logged(method, text string) string {
 		return true
 	})
 	return msg
+}
+
+// countLogged counts the window/logMessage notifications so far that
+// contain text.
+func (c *testClient) countLogged(text string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, m := range c.all {
+		var p LogMessageParams
+		if m.Method == "window/logMessage" && json.Unmarshal(m.Params, &p) == nil && strings.Contains(p.Message, text) {
+			n++
+		}
+	}
+	return n
 }
 
 // published lists every publishDiagnostics received for uri so far.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/config"
 )
 
 // pending is the work the connection leaves for the worker.
@@ -22,7 +24,7 @@ func newPending() *pending {
 // settingsFile reports a file whose change may change a project's settings.
 func settingsFile(path string) bool {
 	base := filepath.Base(path)
-	return base == "pyproject.toml" || base == "sglint.toml"
+	return base == config.PyprojectName || base == config.StandaloneName
 }
 
 // lintable reports a document sglint checks: Python, by language or name.

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -51,13 +50,14 @@ func (st *settings) same(o *settings) bool {
 }
 
 // loadSettings reads the settings of project id. A file that does not
-// load is an error listing every problem, one a line.
+// load is an error listing every problem, one a line (config.Errors,
+// records.Errors).
 func (s *Server) loadSettings(id projectID) (*settings, error) {
 	cfg := config.Default(id.root)
 	if id.configFile != "" {
 		c, err := config.Load(id.configFile, s.opts.Rules)
 		if err != nil {
-			return nil, errorLines[config.Errors](err)
+			return nil, err
 		}
 		cfg = c
 	}
@@ -69,27 +69,10 @@ func (s *Server) loadSettings(id projectID) (*settings, error) {
 	if len(cfg.Records) > 0 {
 		st.records, err = records.Load(cfg.Records...)
 		if err != nil {
-			return nil, errorLines[records.Errors](err)
+			return nil, err
 		}
 	}
 	return st, nil
-}
-
-// errorLines joins a list of errors (config.Errors, records.Errors) one a
-// line.
-func errorLines[L interface {
-	~[]E
-	error
-}, E error](err error) error {
-	var es L
-	if !errors.As(err, &es) {
-		return err
-	}
-	var lines []string
-	for _, e := range es {
-		lines = append(lines, e.Error())
-	}
-	return errors.New(strings.Join(lines, "\n"))
 }
 
 // project is a loaded project and what the worker knows about it.
@@ -199,12 +182,12 @@ func (s *Server) openCache(root string) *cache.Store {
 
 // setBuffer puts an open document's text in the session, unless it holds
 // that text already.
-func (p *project) setBuffer(path, text string) []analyzer.Problem {
+func (p *project) setBuffer(path, text string) {
 	if old, ok := p.buffers[path]; ok && old == text {
-		return nil
+		return
 	}
 	p.buffers[path] = text
-	return p.session.Set(checker.Input{Path: p.display(path), Abs: path, Src: []byte(text)})
+	p.session.Set(checker.Input{Path: p.display(path), Abs: path, Src: []byte(text)}) // its problems come with the check
 }
 
 // release puts the file on disk back in the place of a closed document's

@@ -29,6 +29,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -58,11 +59,9 @@ const (
 	stateShutdown
 )
 
-// Error codes the protocol adds to JSON-RPC's.
-const (
-	codeServerNotInitialized = -32002
-	codeRequestFailed        = -32803
-)
+// codeServerNotInitialized is the error code the protocol adds to
+// JSON-RPC's for a request before initialize.
+const codeServerNotInitialized = -32002
 
 // Server is one connection's server.
 type Server struct {
@@ -314,7 +313,7 @@ func (s *Server) initialized() {
 	params := RegistrationParams{Registrations: []Registration{{
 		ID: "sglint-watch", Method: "workspace/didChangeWatchedFiles",
 		RegisterOptions: DidChangeWatchedFilesRegistrationOptions{Watchers: []FileSystemWatcher{
-			{GlobPattern: "**/*.py"}, {GlobPattern: "**/pyproject.toml"}, {GlobPattern: "**/sglint.toml"},
+			{GlobPattern: "**/*.py"}, {GlobPattern: "**/" + config.PyprojectName}, {GlobPattern: "**/" + config.StandaloneName},
 		}},
 	}}}
 	// Not on this goroutine: the reply is read by it.

@@ -93,11 +93,19 @@ func TestBurstOfChangesIsCheckedOnce(t *testing.T) {
 		versions = append(versions, *p.Version)
 	}
 	assert.Equal(t, []int{1, version}, versions)
+	// A stale check is never published, so the versions alone would not
+	// show extra checks: the open's and the burst's are the only ones.
+	assert.Equal(t, 2, c.countLogged("checked in "), c.transcript())
 }
 
 func TestQuickFixAddsNoqaToTheLine(t *testing.T) {
 	dir := fixtureProject(t)
-	c, _ := startServer(t, testOptions())
+	// With the cache on, so that the check below that none is written
+	// can fail.
+	t.Setenv("SGLINT_CACHE_DIR", "")
+	opts := testOptions()
+	opts.NoCache = false
+	c, _ := startServer(t, opts)
 	c.initialize(dir)
 	// CRLF line ends and an emoji before the finding on its line: the
 	// range counts UTF-16 units, the edit keeps the line ending.

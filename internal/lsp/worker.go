@@ -94,7 +94,7 @@ func (s *Server) pass() {
 		if p == nil {
 			continue
 		}
-		p.setBuffer(path, d.text) // its problems come with the check
+		p.setBuffer(path, d.text)
 		touched[p] = true
 	}
 	rediscover := map[*project]bool{} // once per project, however many files a checkout created
@@ -288,7 +288,7 @@ func (s *Server) logProblemsByPath(p *project, paths []string, ps []analyzer.Pro
 	for _, path := range paths {
 		by[path] = nil
 	}
-	by[indexProblemPath] = nil
+	by[checker.IndexProblemPath] = nil
 	for _, pr := range ps {
 		by[pr.Path] = append(by[pr.Path], pr)
 	}
@@ -296,10 +296,6 @@ func (s *Server) logProblemsByPath(p *project, paths []string, ps []analyzer.Pro
 		s.logProblems(p.id.root+"\x00"+path, by[path])
 	}
 }
-
-// indexProblemPath is the path of the engine's problems with the project
-// index.
-const indexProblemPath = "(project model)"
 
 func sortedProjects(m map[*project]bool) []*project {
 	ps := slices.Collect(maps.Keys(m))
