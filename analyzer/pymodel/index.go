@@ -460,17 +460,17 @@ func (b *buckets) of(k int32) []int32 {
 	return b.items[b.start[k]:b.start[k+1]]
 }
 
-// parallelFiles runs job for every index below n on GOMAXPROCS goroutines.
-// Jobs write only to their own slots, so the result does not depend on
-// scheduling. A job's panic is raised again in the caller, after the
-// others stop, where the engine's recover turns it into a problem (a panic
-// on another goroutine would end the process).
 // ForEach runs job(i) for each i in [0, n) on as many goroutines as the
 // runtime has CPUs, and returns when all are done; a panic in a job is
 // raised again in the caller (where a driver recovers it). For a rule's
 // shared computation, which the rule's other workers wait on.
 func ForEach(n int, job func(i int)) { parallelFiles(n, job) }
 
+// parallelFiles runs job for every index below n on GOMAXPROCS goroutines.
+// Jobs write only to their own slots, so the result does not depend on
+// scheduling. A job's panic is raised again in the caller, after the
+// others stop, where the engine's recover turns it into a problem (a panic
+// on another goroutine would end the process).
 func parallelFiles(n int, job func(fi int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {

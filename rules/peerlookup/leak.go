@@ -31,7 +31,7 @@ type leak struct {
 func leakOf(paths *sendpath.Paths, fn pymodel.FuncRef, sub syntax.NodeID, table, key facts.Path) *leak {
 	// An executor task whose Future is read goes on through its joins
 	// (Escapes); any other outermost entry is judged here.
-	if e, ok := paths.EntryOf(fn); ok && e.Outermost && len(paths.Joins(fn)) == 0 {
+	if e, ok := paths.Terminal(fn); ok {
 		if l := direct(paths, e, sub); l != nil {
 			return l
 		}

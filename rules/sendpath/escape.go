@@ -125,7 +125,7 @@ func (p *Paths) Escapes(r RaiseSite) []Escape {
 // returns false; a path visits each function once. fn itself, if it is an
 // outermost entry, comes first with an empty path.
 func (p *Paths) walkUp(fn pymodel.FuncRef, yield func([]pymodel.CallSite, Entry) bool) {
-	if e, ok := p.terminal(fn); ok {
+	if e, ok := p.Terminal(fn); ok {
 		if !yield(nil, e) {
 			return
 		}
@@ -148,7 +148,7 @@ func (p *Paths) walkUp(fn pymodel.FuncRef, yield func([]pymodel.CallSite, Entry)
 				continue
 			}
 			chain := append([]pymodel.CallSite{site}, q.chain...)
-			if e, ok := p.terminal(caller); ok {
+			if e, ok := p.Terminal(caller); ok {
 				if !yield(chain, e) {
 					return
 				}
@@ -160,10 +160,10 @@ func (p *Paths) walkUp(fn pymodel.FuncRef, yield func([]pymodel.CallSite, Entry)
 	}
 }
 
-// terminal reports an outermost entry where an exception leaves the send
+// Terminal reports an outermost entry where an exception leaves the send
 // paths: not an executor task whose Future a send path reads (its
 // exceptions go on from the joins).
-func (p *Paths) terminal(fn pymodel.FuncRef) (Entry, bool) {
+func (p *Paths) Terminal(fn pymodel.FuncRef) (Entry, bool) {
 	e, ok := p.EntryOf(fn)
 	return e, ok && e.Outermost && len(p.joins[fn]) == 0
 }
