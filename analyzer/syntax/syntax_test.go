@@ -221,3 +221,22 @@ func TestIsLoad(t *testing.T) {
 	assert.Equal(t, []int{1, 3, 4, 5, 6, 7, 8}, loads)
 	assert.Equal(t, []int{1, 3, 3, 4, 5, 6, 7, 8}, binds)
 }
+
+// ParenTop climbs out of every pair of parentheses, and no further.
+func TestParenTop(t *testing.T) {
+	tree := parse(t, "y = f(((a)), b)\n")
+	var a, b NodeID = NoNode, NoNode
+	for n := range tree.Len() {
+		switch id := NodeID(n); {
+		case tree.Kind(id) == Identifier && tree.TextIs(id, "a"):
+			a = id
+		case tree.Kind(id) == Identifier && tree.TextIs(id, "b"):
+			b = id
+		}
+	}
+	top := tree.ParenTop(a)
+	assert.Equal(t, "((a))", tree.Text(top))
+	assert.Equal(t, ArgumentList, tree.Kind(tree.Parent(top)))
+	assert.Equal(t, a, tree.Unparen(top))
+	assert.Equal(t, b, tree.ParenTop(b), "nothing to climb")
+}

@@ -221,6 +221,15 @@ func (t *Tree) Unparen(n NodeID) NodeID {
 	return n
 }
 
+// ParenTop climbs from n out of the parentheses around it: the outermost
+// parenthesized expression holding n, or n itself. Unparen goes down.
+func (t *Tree) ParenTop(n NodeID) NodeID {
+	for t.Kind(t.Parent(n)) == ParenthesizedExpression {
+		n = t.Parent(n)
+	}
+	return n
+}
+
 // Position is a 1-based line and a 1-based column counted in Unicode code
 // points (what editors and SARIF's "unicodeCodePoints" column kind expect).
 type Position struct {

@@ -39,10 +39,7 @@ var iterCalls = map[string]bool{"enumerate": true, "zip": true, "reversed": true
 // useContext classifies how expression n is used, 0 when it is not one of
 // the uses the rule is about.
 func useContext(t *syntax.Tree, n syntax.NodeID) useKind {
-	up := n
-	for t.Kind(t.Parent(up)) == syntax.ParenthesizedExpression {
-		up = t.Parent(up)
-	}
+	up := t.ParenTop(n)
 	p := t.Parent(up)
 	if p == syntax.NoNode {
 		return 0
@@ -97,19 +94,13 @@ func useContext(t *syntax.Tree, n syntax.NodeID) useKind {
 
 // lenCall is the len(...) call whose argument is n.
 func lenCall(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for t.Kind(t.Parent(n)) == syntax.ParenthesizedExpression {
-		n = t.Parent(n)
-	}
-	return t.Parent(t.Parent(n))
+	return t.Parent(t.Parent(t.ParenTop(n)))
 }
 
 // divides: useDiv when call is the right operand of /, // or %, useHalve
 // when it is the left one.
 func divides(t *syntax.Tree, call syntax.NodeID) useKind {
-	up := call
-	for t.Kind(t.Parent(up)) == syntax.ParenthesizedExpression {
-		up = t.Parent(up)
-	}
+	up := t.ParenTop(call)
 	b := t.Parent(up)
 	if b == syntax.NoNode || t.Kind(b) != syntax.BinaryOperator {
 		return 0

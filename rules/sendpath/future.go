@@ -85,10 +85,7 @@ func (p *Paths) callSiteAt(file int32, n syntax.NodeID) (pymodel.CallSite, bool)
 // futureReads lists the `.result()` calls in def's own scope that read the
 // Future of the submit call at node submit (see the shapes above).
 func futureReads(t *syntax.Tree, submit, def syntax.NodeID) []syntax.NodeID {
-	up := submit
-	for t.Kind(t.Parent(up)) == syntax.ParenthesizedExpression {
-		up = t.Parent(up)
-	}
+	up := t.ParenTop(submit)
 	p := t.Parent(up)
 	if p == syntax.NoNode {
 		return nil
