@@ -3,5 +3,6 @@
 # place.
 class Sender:
     def send(self, req):
+        self.queue.put((req, 0))  # closed: silent
         self.queue.put((req, 1)  # want: SGL000 "^syntax error: `\(` was never closed$"
         return req
