@@ -3,6 +3,8 @@ package cache
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/sglint/sglint/analyzer/discover"
 )
 
 // DirName is the cache's directory name.
@@ -19,22 +21,12 @@ func DefaultDir(root string) string {
 	if dir := os.Getenv("SGLINT_CACHE_DIR"); dir != "" {
 		return dir
 	}
-	return filepath.Join(repoTop(root), DirName)
-}
-
-// repoTop is the top of the git work tree holding root, else root.
-func repoTop(root string) string {
 	if root == "" {
 		root = "."
 	}
-	for dir := root; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root
-		}
-		dir = parent
+	top := discover.RepoRoot(root)
+	if top == "" {
+		top = root
 	}
+	return filepath.Join(top, DirName)
 }

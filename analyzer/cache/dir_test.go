@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,10 +19,15 @@ func TestDefaultDir(t *testing.T) {
 	assert.Equal(t, filepath.Join(repo, DirName), DefaultDir(filepath.Join(repo, "python")))
 	assert.Equal(t, filepath.Join(repo, DirName), DefaultDir(repo))
 
-	loose := t.TempDir()
-	if DefaultDir(loose) == filepath.Join(loose, DirName) { // unless the machine has a .git above temp
-		assert.Equal(t, filepath.Join(loose, DirName), DefaultDir(loose))
-	}
+	assert.Equal(t, filepath.Join(repo, DirName), DefaultDir(filepath.Join(repo, "python", "pkg")), "from deeper down")
+
 	t.Setenv("SGLINT_CACHE_DIR", "/elsewhere")
 	assert.Equal(t, "/elsewhere", DefaultDir(repo))
+	t.Setenv("SGLINT_CACHE_DIR", "")
+
+	loose := t.TempDir()
+	if discover.RepoRoot(loose) != "" {
+		t.Skip("the temporary directory lies in a git work tree")
+	}
+	assert.Equal(t, filepath.Join(loose, DirName), DefaultDir(loose))
 }

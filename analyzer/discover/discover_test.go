@@ -393,3 +393,10 @@ func BenchmarkFindTreeListings(b *testing.B) {
 		}
 	}
 }
+
+func TestIsProjectRoot(t *testing.T) {
+	dir := t.TempDir()
+	assert.False(t, IsProjectRoot(dir))
+	assert.NoError(t, os.WriteFile(filepath.Join(dir, "setup.py"), nil, 0o644))
+	assert.True(t, IsProjectRoot(dir))
+}

@@ -30,7 +30,7 @@ type ignore struct {
 // to dir's parent; outside one, none. If those rules ignore dir itself, they
 // are dropped: a directory named on the command line is walked as asked.
 func ignoreAbove(dir string) (*ignore, error) {
-	repo := repoRoot(dir)
+	repo := RepoRoot(dir)
 	if repo == "" {
 		return &ignore{base: dir}, nil
 	}
@@ -112,9 +112,9 @@ func readPatterns(file string, domain []string) ([]gitignore.Pattern, error) {
 	return ps, nil
 }
 
-// repoRoot returns the nearest directory from dir upward that holds a .git
+// RepoRoot returns the nearest directory from dir upward that holds a .git
 // entry (a directory, or a file in a worktree or submodule), or "".
-func repoRoot(dir string) string {
+func RepoRoot(dir string) string {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d

@@ -17,6 +17,17 @@ func realPath(abs string) string {
 // projectMarkers are the entries that make a directory a project root.
 var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
 
+// IsProjectRoot reports whether dir holds a project marker (pyproject.toml,
+// setup.py or .git).
+func IsProjectRoot(dir string) bool {
+	for _, m := range projectMarkers {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // ProjectRoot returns the absolute directory module names are relative to:
 // the nearest directory, from the arguments' deepest common directory
 // upward, that holds pyproject.toml, setup.py or .git; else that common
@@ -45,10 +56,8 @@ func ProjectRoot(paths []string) string {
 		common, _ = os.Getwd()
 	}
 	for d := common; ; {
-		for _, m := range projectMarkers {
-			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
-				return d
-			}
+		if IsProjectRoot(d) {
+			return d
 		}
 		parent := filepath.Dir(d)
 		if parent == d {

@@ -10,7 +10,6 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/discover"
-	"github.com/sglint/sglint/internal/projectfiles"
 )
 
 // inputSet is what a run loads: the files to report on, then the rest of
@@ -112,7 +111,7 @@ func (s *inputSet) add(in checker.Input) {
 // marker: never a walk of / or a home directory). Problems met there are
 // not the run's: an unreadable file nobody asked about must not fail it.
 func (s *inputSet) addContext(opts discover.Options, stdinAbs string, paths []string) {
-	if !projectfiles.IsProjectRoot(s.root) || walkedRoot(s.root, paths, opts.Cwd) {
+	if !discover.IsProjectRoot(s.root) || walkedRoot(s.root, paths, opts.Cwd) {
 		return
 	}
 	seen := map[string]bool{filepath.Clean(stdinAbs): stdinAbs != ""}

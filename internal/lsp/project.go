@@ -112,7 +112,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		onDisk: map[string]bool{}, buffers: map[string]string{}}
 	start := time.Now()
 	var inputs []checker.Input
-	if projectfiles.IsProjectRoot(id.root) {
+	if discover.IsProjectRoot(id.root) {
 		p.complete = true
 		files, problems := discover.Find([]string{id.root}, p.dopts)
 		for _, pr := range problems {

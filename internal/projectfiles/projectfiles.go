@@ -5,7 +5,6 @@
 package projectfiles
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,20 +12,6 @@ import (
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 )
-
-// markers are the files discover.ProjectRoot looks for.
-var markers = []string{"pyproject.toml", "setup.py", ".git"}
-
-// IsProjectRoot reports whether dir holds a project marker: only then is
-// its whole tree loaded, never a walk of / or of a home directory.
-func IsProjectRoot(dir string) bool {
-	for _, m := range markers {
-		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
-			return true
-		}
-	}
-	return false
-}
 
 // Scope is the file selection of cfg: exclude replaces the default
 // excludes, extend-exclude adds to them. Globs with a "/" are relative to

@@ -1,8 +1,6 @@
 package projectfiles
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,11 +19,4 @@ func TestScopeAnchorsGlobsWithASlash(t *testing.T) {
 	s = Scope(&config.Config{Root: "/repo", Exclude: []string{}})
 	assert.True(t, s.NoDefaultExcludes, "exclude, even empty, replaces the default excludes")
 	assert.Nil(t, s.Exclude)
-}
-
-func TestIsProjectRoot(t *testing.T) {
-	dir := t.TempDir()
-	assert.False(t, IsProjectRoot(dir))
-	assert.NoError(t, os.WriteFile(filepath.Join(dir, "setup.py"), nil, 0o644))
-	assert.True(t, IsProjectRoot(dir))
 }
