@@ -76,7 +76,7 @@ type File struct {
 	Abs      string // absolute path, as reached (symbolic links are not resolved)
 	Explicit bool   // named on the command line rather than found by a walk
 	// Info is what the walk learnt of the file (its size, times and
-	// identity), so that a run need not ask again.
+	// identity), so that a run need not ask again. Never nil.
 	Info fs.FileInfo
 }
 

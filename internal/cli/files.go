@@ -35,11 +35,12 @@ func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
 	return s.abs[path], s.stats[path]
 }
 
-// findInputs turns the command line's paths into inputs with
+// findInputs turns the command line's paths, in the project at root
+// (projectRoot), into inputs with
 // analyzer/discover (gitignore, default, config and --exclude globs,
 // symbolic links); "-" reads one file from standard input, shown as
 // stdinName when set. Problems with Warning set do not fail the run.
-func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
+func findInputs(paths []string, root string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
 	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{}, explicit: map[string]bool{},
 		stats: map[string]os.FileInfo{}, abs: map[string]string{}}
 	var onDisk []string
@@ -58,7 +59,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 		s.add(in)
 		s.explicit[in.Path] = true
 	}
-	s.root = projectRoot(paths, stdinName)
+	s.root = root
 	if len(onDisk) > 0 {
 		files, found := discover.Find(onDisk, opts)
 		for _, p := range found {
@@ -68,11 +69,7 @@ func findInputs(paths []string, opts discover.Options, stdin io.Reader, stdinNam
 			s.add(checker.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
 			s.abs[f.Path] = f.Abs
 			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
-			if f.Info != nil { // what the walk saw, a moment ago
-				s.stats[f.Path] = f.Info
-			} else if fi, err := os.Stat(f.Abs); err == nil {
-				s.stats[f.Path] = fi
-			}
+			s.stats[f.Path] = f.Info // what the walk saw, a moment ago
 		}
 	}
 	s.addContext(opts, stdinAbs, onDisk)

@@ -121,7 +121,7 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printErrors[config.Errors](stderr, err)
 		return ExitError
 	}
-	found := findInputs(paths, discoverOptions(resolver, co), stdin, "")
+	found := findInputs(paths, projectRoot(paths, ""), discoverOptions(resolver, co), stdin, "")
 	// The records of every configuration the files are under, each once.
 	var rpaths []string
 	for _, in := range found.inputs {
