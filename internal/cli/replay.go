@@ -122,14 +122,18 @@ func (rp *replayer) stamps() *replay.Record {
 	if err != nil {
 		return nil
 	}
+	// The first stamp that cannot be known drops the record: stop there.
 	ok := true
+	addNow := func(path string) {
+		ok = ok && rec.AddNow(path)
+	}
 	// The directories the walks listed, and the settings files among
 	// their entries.
 	rp.listings.Walked(func(dir string, st discover.DirStamp, has func(string) bool) {
 		rec.AddStamp(dir, replay.Stamp{Mtime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino, Dev: st.Dev})
 		for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore"} {
 			if has(name) {
-				ok = rec.AddNow(filepath.Join(dir, name)) && ok
+				addNow(filepath.Join(dir, name))
 			}
 		}
 	})
@@ -143,26 +147,29 @@ func (rp *replayer) stamps() *replay.Record {
 	// project root, the configuration and the repository are looked for,
 	// by name. Each name there is recorded, present or missing; the
 	// directories' own times are not (a home directory or /tmp changes
-	// all the time, for reasons that do not matter here).
+	// all the time, for reasons that do not matter here). The climbs of
+	// several paths meet: each directory is looked at once.
 	tops := []string{cwd}
 	for _, p := range rp.paths {
 		tops = append(tops, absFrom(cwd, p))
 	}
+	climbed := map[string]bool{}
 	for _, top := range tops {
-		for d := top; ; d = filepath.Dir(d) {
+		for d := top; ok && !climbed[d]; d = filepath.Dir(d) {
+			climbed[d] = true
 			for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore", "setup.py"} {
-				ok = rec.AddNow(filepath.Join(d, name)) && ok
+				addNow(filepath.Join(d, name))
 			}
 			git := filepath.Join(d, ".git")
 			fi, err := os.Lstat(git)
 			switch {
 			case err == nil && fi.IsDir():
 				rec.AddDir(git)
-				ok = rec.AddNow(filepath.Join(git, "info", "exclude")) && ok
+				addNow(filepath.Join(git, "info", "exclude"))
 			case err == nil:
 				return nil // a worktree or submodule: its exclude file lives elsewhere
 			default:
-				ok = rec.AddNow(git) && ok // missing (or unreadable: not kept)
+				addNow(git) // missing (or unreadable: not kept)
 			}
 			if filepath.Dir(d) == d {
 				break
@@ -180,10 +187,10 @@ func (rp *replayer) stamps() *replay.Record {
 			continue
 		}
 		abs := absFrom(cwd, p)
-		ok = rec.AddNow(abs) && ok
+		addNow(abs)
 		if ents, err := os.ReadDir(abs); err == nil {
 			for _, e := range ents {
-				ok = rec.AddNow(filepath.Join(abs, e.Name())) && ok
+				addNow(filepath.Join(abs, e.Name()))
 			}
 		}
 	}

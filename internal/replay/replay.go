@@ -97,6 +97,9 @@ func (r *Record) add(e entry) {
 // AddNow stats path (following links) and records its stamp, or that it
 // is missing; false means the record must not be kept.
 func (r *Record) AddNow(path string) bool {
+	if r.seen[path] {
+		return true
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		if os.IsNotExist(err) {
