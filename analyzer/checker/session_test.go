@@ -163,6 +163,12 @@ func TestSessionReadsTheCacheAndWritesNothing(t *testing.T) {
 	s.Check(p.paths())
 	assert.Equal(t, 3, s.LoadStats().Cached)
 	assert.Equal(t, before, snapshot())
+
+	// The same with the real rules, whose demands pre-scan every file:
+	// the path that would write pre-scans and a plan.
+	s = p.session(openStore(t, dir, "engine"), rules.All(), nil)
+	s.Check(p.paths())
+	assert.Equal(t, before, snapshot())
 }
 
 func TestOpenReadOnly(t *testing.T) {
