@@ -233,13 +233,13 @@ func (r *runner) load(w *worker, i int) {
 
 	cached := r.cache != nil && f.Abs != "" && in.Src == nil // not standard input: the file on disk may differ
 	var me *modelEntry
+	var fe *findingsEntry // the cached findings of a file to report on, if valid
 	if cached {
 		me = r.cache.loadModel(f, w.ws)
 		if f.Report {
-			r.found[i] = r.cache.loadFindings(f, w.ws)
+			fe = r.cache.loadFindings(f, w.ws)
 		}
 	}
-	fe := r.found[i]
 	if me != nil && (!f.Report || fe != nil && fe.LocalOK) {
 		if sites, ok := me.sites(r.opts.Records); ok {
 			f.summaryCached = true // read if the index is needed

@@ -203,9 +203,8 @@ type runner struct {
 	project    [][]analyzer.Diagnostic // findings of the global rules
 	sets       []*noqa.Set
 	sites      [][]records.Site
-	found      []*findingsEntry // the cached findings entry of each input, if valid
-	localRan   []bool           // file-local rules ran this run (not from the cache)
-	projectRun []bool           // the global rules must run (their findings are not cached)
+	localRan   []bool // file-local rules ran this run (not from the cache)
+	projectRun []bool // the global rules must run (their findings are not cached)
 	projectKey [32]byte
 	newPlanned *planEntry // the plan held, with stamps to record (plan.go)
 
@@ -232,7 +231,7 @@ func newRunner(inputs []Input, opts Options) *runner {
 		trees: &treeLoader{},
 		files: make([]*file, n), pending: make([]*file, n), scans: make([]scanned, n), problems: make([][]analyzer.Problem, n), localDiags: make([][]analyzer.Diagnostic, n),
 		project: make([][]analyzer.Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
-		found: make([]*findingsEntry, n), localRan: make([]bool, n), projectRun: make([]bool, n),
+		localRan: make([]bool, n), projectRun: make([]bool, n),
 		stats: &Stats{Jobs: jobs}}
 	r.local, r.global = splitRules(opts.Rules)
 	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, r.sections, opts.Records)

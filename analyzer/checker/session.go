@@ -128,8 +128,7 @@ func NewSession(inputs []Input, opts Options) *Session {
 	s.loadStats.Files = s.Loaded()
 	// The session owns the files now; the runner keeps its settings.
 	r.inputs, r.files, r.problems, r.sites, r.sets, r.scans = nil, nil, nil, nil, nil, nil
-	r.pending, r.localDiags, r.found = nil, nil, nil
-	r.localDiags, r.project, r.found, r.localRan, r.projectRun = nil, nil, nil, nil, nil
+	r.pending, r.localDiags, r.project, r.localRan, r.projectRun = nil, nil, nil, nil, nil
 	return s
 }
 
@@ -162,9 +161,6 @@ func (s *Session) Loaded() int {
 	}
 	return n
 }
-
-// Root is the directory module names are relative to.
-func (s *Session) Root() string { return s.r.root }
 
 // Paths are the display paths of the session's files, sorted.
 func (s *Session) Paths() []string {

@@ -154,32 +154,6 @@ func (p *Project) resolveName(i int, dotted string) string {
 	return p.units[i].Module + "." + dotted
 }
 
-// Imported lists the project units that unit i imports (modules, and the
-// modules of imported members; a member that is itself a submodule counts
-// as that submodule), in import order.
-func (p *Project) Imported(i int) []int {
-	f := p.units[i].File
-	if f == nil {
-		return nil
-	}
-	var out []int
-	seen := map[int]bool{i: true}
-	add := func(mod string) {
-		if j, ok := p.ModuleOf(mod); ok && !seen[j] {
-			seen[j] = true
-			out = append(out, j)
-		}
-	}
-	for _, imp := range f.Imports {
-		mod := p.absolute(i, imp)
-		add(mod)
-		if imp.Member != "" && imp.Member != "*" {
-			add(mod + "." + imp.Member)
-		}
-	}
-	return out
-}
-
 // KVUnits returns the units that define one of bases or a class deriving,
 // through any depth and across units, from one of them (matched by qualified name or
 // a dotted tail of it, as written when unresolved), and the units that
