@@ -202,7 +202,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 			r.decodeSummaries()
 		}
 		r.saveModels()
-		r.dropPending()
+		r.dropPending(true)
 		if !need {
 			return project, nil, false
 		}
@@ -226,7 +226,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 		r.cache.savePlan(r.newPlan(began))
 	}
 	r.saveModels()
-	r.dropPending()
+	r.dropPending(false)
 	if r.cache != nil {
 		r.saveBundles(&r.cache.scans)
 	}
@@ -292,12 +292,12 @@ func askedUnits(sc *analyzer.Scan, demands []*analyzer.Demand, project *analyzer
 
 // dropPending forgets the inputs that were read but not needed: their
 // bytes are the bulk of a run's memory.
-func (r *runner) dropPending() {
+func (r *runner) dropPending(planned bool) {
 	r.readOK = make([]bool, len(r.inputs))
 	for i := range r.inputs {
-		// Without phase 0 (an unchanged tree), the inputs the plan's run
+		// Without phase 0 (the plan held), the inputs the plan's run
 		// could read are those without a replayed problem.
-		r.readOK[i] = r.files[i] != nil || r.stats.Scanned > 0 && r.scans[i].ok || r.stats.Scanned == 0 && len(r.problems[i]) == 0
+		r.readOK[i] = r.files[i] != nil || !planned && r.scans[i].ok || planned && len(r.problems[i]) == 0
 	}
 	for i := range r.pending {
 		r.pending[i] = nil
