@@ -127,7 +127,7 @@ func (r *runner) readAll(now int64) {
 			in := r.inputs[i]
 			var st fileStamp
 			stamped := false
-			if r.cache != nil && in.Src == nil && in.Abs != "" {
+			if r.cache != nil && in.onDisk() {
 				if st, stamped = stampOf(in.Abs, in.Info); stamped {
 					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.older(rec.Written) {
 						mod, pkg := moduleOf(r.root, in.Abs, in.Path)

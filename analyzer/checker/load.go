@@ -231,7 +231,7 @@ func (r *runner) load(w *worker, i int) {
 	src := f.Src()
 	r.files[i] = f
 
-	cached := r.cache != nil && f.Abs != "" && in.Src == nil // not standard input: the file on disk may differ
+	cached := r.cache != nil && in.onDisk()
 	var me *modelEntry
 	var fe *findingsEntry // the cached findings of a file to report on, if valid
 	if cached {

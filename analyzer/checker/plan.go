@@ -175,7 +175,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 	var stale []int // stamps differ: read again
 	for i, in := range r.inputs {
 		pf := &p.Files[i]
-		if in.Src != nil || in.Abs == "" || pf.ID != inputID(&in) {
+		if !in.onDisk() || pf.ID != inputID(&in) {
 			return nil, nil, false
 		}
 		st, stamped := stampOf(in.Abs, in.Info)

@@ -70,7 +70,7 @@ func (r *runner) saveProjectFindings(indexOK bool) {
 		}
 	}
 	for i, f := range r.files {
-		if f == nil || !f.Report || f.Abs == "" || r.inputs[i].Src != nil {
+		if f == nil || !f.Report || !r.inputs[i].onDisk() {
 			continue
 		}
 		if hasInternal(r.problems[i]) {

@@ -33,6 +33,10 @@ type Input struct {
 	Info fs.FileInfo
 }
 
+// onDisk: the input is read from its file (not a text in hand, such as
+// standard input or an editor's buffer), so the cache may keep its results.
+func (in *Input) onDisk() bool { return in.Src == nil && in.Abs != "" }
+
 // DefaultMaxFileSize is the largest file checked unless Options says
 // otherwise. Parse time and memory grow with the number of syntax nodes
 // (about 3.5 µs and 100 bytes each): hand-written Python is far below this
@@ -269,7 +273,7 @@ func (r *runner) needProject() bool {
 		if f == nil || !f.Report || len(r.global) == 0 {
 			continue
 		}
-		if pf, ok := cached[f.Abs]; ok && pf.Path == f.Path && r.inputs[i].Src == nil {
+		if pf, ok := cached[f.Abs]; ok && pf.Path == f.Path && r.inputs[i].onDisk() {
 			if ds, ok := r.cache.diags(pf.Diags); ok {
 				r.project[i] = ds
 				r.stats.ProjectCached++
@@ -323,7 +327,7 @@ func (r *runner) saveBundles(bs ...*bundleSet) {
 // one record: saveProjectFindings).
 func (r *runner) save(i int, ws *workerStats) {
 	f := r.files[i]
-	if r.cache == nil || f.Abs == "" || r.inputs[i].Src != nil || !r.localRan[i] || hasInternal(r.problems[i]) {
+	if r.cache == nil || !r.inputs[i].onDisk() || !r.localRan[i] || hasInternal(r.problems[i]) {
 		return
 	}
 	e := &findingsEntry{Content: f.hash, Path: f.Path, Module: f.Module, LocalOK: true,
