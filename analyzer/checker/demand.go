@@ -97,7 +97,8 @@ func (r *runner) saveModels() {
 // link builds the project index and the facts layer over the loaded files.
 func (r *runner) link(project *analyzer.Project) *analyzer.Problem {
 	var prob *analyzer.Problem
-	project.Index, prob = buildIndex(project.Files)
+	project.Index, prob = buildIndexFrom(project.Files, r.lastIndex)
+	r.lastIndex = project.Index
 	project.LinkModel()
 	project.Flow = newFlow(project)
 	return prob

@@ -196,6 +196,9 @@ type runner struct {
 	sections map[*analyzer.Section]any
 	trees    *treeLoader
 	cache    *runCache // nil: no cache
+	// lastIndex is the index the last link built: a selection's next round
+	// relinks the same files plus a few (buildIndexFrom).
+	lastIndex *pymodel.Index
 
 	files      []*file   // loaded (parsed or served by the cache)
 	pending    []*file   // read and pre-scanned, not loaded (demand-driven runs)
@@ -548,15 +551,11 @@ func moduleOf(root, abs, path string) (string, bool) {
 	return pymodel.ModuleName(root, abs)
 }
 
-// buildIndex links the summaries of all loaded files, in input order (so
-// the index does not depend on scheduling). If linking panics, the run
-// goes on with an empty index and an internal problem.
-func buildIndex(files []*analyzer.File) (ix *pymodel.Index, prob *analyzer.Problem) {
-	return buildIndexFrom(files, nil)
-}
-
-// buildIndexFrom is buildIndex reusing what prev derived from the files
-// that did not change (pymodel.NewIndexFrom); prev may be nil.
+// buildIndexFrom links the summaries of all loaded files, in input order
+// (so the index does not depend on scheduling), reusing what prev derived
+// from the files that did not change (pymodel.NewIndexFrom); prev may be
+// nil. If linking panics, the run goes on with an empty index and an
+// internal problem.
 func buildIndexFrom(files []*analyzer.File, prev *pymodel.Index) (ix *pymodel.Index, prob *analyzer.Problem) {
 	var srcs []pymodel.SourceFile
 	for _, f := range files {
