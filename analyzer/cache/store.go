@@ -77,10 +77,10 @@ const staleAfter = 7 * 24 * time.Hour
 // .gitignore that ignores everything. It also removes the directories of
 // other engines that no run has used for a week.
 func Open(root, engine string) (*Store, error) {
-	if engine == "" || strings.ContainsAny(engine, `/\`) {
-		return nil, fmt.Errorf("cache: bad engine id %q", engine)
+	s, err := newStore(root, engine)
+	if err != nil {
+		return nil, err
 	}
-	s := &Store{root: root, dir: filepath.Join(root, fmt.Sprintf("v%d-%s", formatVersion, engine))}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
@@ -95,6 +95,14 @@ func Open(root, engine string) (*Store, error) {
 	return s, nil
 }
 
+// newStore is the store of engine under root, not yet opened.
+func newStore(root, engine string) (*Store, error) {
+	if engine == "" || strings.ContainsAny(engine, `/\`) {
+		return nil, fmt.Errorf("cache: bad engine id %q", engine)
+	}
+	return &Store{root: root, dir: filepath.Join(root, fmt.Sprintf("v%d-%s", formatVersion, engine))}, nil
+}
+
 // ErrReadOnly is what Put returns on a store opened with OpenReadOnly.
 var ErrReadOnly = errors.New("cache: read-only store")
 
@@ -103,10 +111,11 @@ var ErrReadOnly = errors.New("cache: read-only store")
 // pruned, and Put fails with ErrReadOnly. It is an error when the engine's
 // directory does not exist (no run of this build wrote a cache there).
 func OpenReadOnly(root, engine string) (*Store, error) {
-	if engine == "" || strings.ContainsAny(engine, `/\`) {
-		return nil, fmt.Errorf("cache: bad engine id %q", engine)
+	s, err := newStore(root, engine)
+	if err != nil {
+		return nil, err
 	}
-	s := &Store{root: root, dir: filepath.Join(root, fmt.Sprintf("v%d-%s", formatVersion, engine)), readOnly: true}
+	s.readOnly = true
 	info, err := os.Stat(s.dir)
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
