@@ -357,7 +357,7 @@ func (s *Session) checkSlot(sl *slot, ws *workerStats, diags *[]analyzer.Diagnos
 	}
 	ds := make([]*noqa.Directive, len(sl.directives))
 	for i, d := range sl.directives { // usage starts empty at each check
-		ds[i] = &noqa.Directive{Start: d.Start, End: d.End, Text: d.Text, FileLevel: d.FileLevel, Codes: d.Codes, Invalid: d.Invalid}
+		ds[i] = d.Fresh()
 	}
 	*set = noqa.NewSet(f.Path, ds)
 	*diags = append(slices.Clone(sl.local), checkFile(f, s.project, s.r.global, s.r.settings(), problems, ws)...)

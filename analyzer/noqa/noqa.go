@@ -38,6 +38,14 @@ type Directive struct {
 	used map[string]bool // rule IDs this directive suppressed
 }
 
+// Fresh returns a copy of d that has suppressed nothing yet (for a set
+// made again at each check of the same text).
+func (d *Directive) Fresh() *Directive {
+	c := *d
+	c.used = nil
+	return &c
+}
+
 // Applies reports whether the directive covers ruleID (wherever it is).
 func (d *Directive) Applies(ruleID string) bool {
 	if d.Invalid {

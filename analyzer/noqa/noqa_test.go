@@ -106,6 +106,11 @@ func TestUsageRecorded(t *testing.T) {
 	assert.False(t, line3.Used())
 	assert.False(t, file.Used())
 	assert.Equal(t, []string{"SGL004"}, file.UnusedCodes())
+
+	fresh := line1.Fresh()
+	assert.False(t, fresh.Used(), "a fresh copy has suppressed nothing")
+	assert.Equal(t, line1.Codes, fresh.Codes)
+	assert.True(t, line1.Used(), "the original keeps its usage")
 }
 
 func TestNilSet(t *testing.T) {
