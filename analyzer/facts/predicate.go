@@ -38,14 +38,14 @@ func (a *analysis) collectPredicate() {
 	default:
 		return
 	}
-	if isAsync(t, root) || ownScopeHas(t, root, syntax.Yield) {
+	yields, finally := ownScopeHasYieldFinally(t, root)
+	if isAsync(t, root) || yields {
 		return // its call returns a coroutine or a generator: always truthy
 	}
 	// One expression returned after plain local assignments: the locals are
 	// read as the expressions they were given (`missing = k not in t;
 	// return not missing`).
 	expr, subst := predicateExpr(t, root)
-	finally := ownScopeHas(t, root, syntax.FinallyClause)
 	for _, e := range a.g.Preds(cfg.Return) {
 		if !a.g.Reachable(e.From) {
 			continue
@@ -212,15 +212,18 @@ func isAsync(t *syntax.Tree, def syntax.NodeID) bool {
 	return false
 }
 
-// ownScopeHas reports a node of kind k in def's body outside nested
-// functions, lambdas and classes.
-func ownScopeHas(t *syntax.Tree, def syntax.NodeID, k syntax.Kind) bool {
+// ownScopeHasYieldFinally reports a yield, and a finally clause, in def's
+// body outside nested functions, lambdas and classes (one walk for both).
+func ownScopeHasYieldFinally(t *syntax.Tree, def syntax.NodeID) (yields, finally bool) {
 	for n := range t.OwnScope(def) {
-		if t.Kind(n) == k {
-			return true
+		switch t.Kind(n) {
+		case syntax.Yield:
+			yields = true
+		case syntax.FinallyClause:
+			finally = true
 		}
 	}
-	return false
+	return yields, finally
 }
 
 // predicateExpr is the one expression function def returns, with the
