@@ -28,6 +28,12 @@ type listing struct {
 	openErr error // the directory could not be opened
 	statErr error
 	readErr error
+
+	// keep is what Options.Listings records of this listing if the walk
+	// enters the directory (Listings.use); nil for none. reused: it came
+	// from the last walk's record.
+	keep   *savedDir
+	reused bool
 }
 
 // entry is one name in a listing. Where the platform allows, a Python

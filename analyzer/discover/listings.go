@@ -229,14 +229,12 @@ func (l *Listings) reuse(abs string, lst *listing) bool {
 	if !lst.reuse(abs, sd.entries, unchanged) {
 		return false
 	}
-	l.mu.Lock()
-	l.used[abs] = sd
-	l.reused++
-	l.mu.Unlock()
+	lst.keep, lst.reused = &sd, true
 	return true
 }
 
-// record keeps a listing read from disk for the next walk.
+// record notes a listing read from disk, for the next walk if this one
+// enters the directory (use).
 func (l *Listings) record(abs string, lst *listing) {
 	if lst.openErr != nil || lst.statErr != nil || lst.readErr != nil || lst.info == nil {
 		return
@@ -249,8 +247,23 @@ func (l *Listings) record(abs string, lst *listing) {
 	for i, e := range lst.entries {
 		es[i] = entry{name: e.name, typ: e.typ}
 	}
+	lst.keep = &savedDir{stamp: st, entries: es}
+}
+
+// use keeps the listing of a directory the walk entered. A listing read
+// ahead for a directory the walk no longer enters (now excluded) is not
+// kept: its directory drops out of the record, and out of what a replay
+// watches.
+func (l *Listings) use(abs string, lst *listing) {
+	if lst.keep == nil {
+		return
+	}
 	l.mu.Lock()
-	l.used[abs] = savedDir{stamp: st, entries: es}
-	l.read++
+	l.used[abs] = *lst.keep
+	if lst.reused {
+		l.reused++
+	} else {
+		l.read++
+	}
 	l.mu.Unlock()
 }

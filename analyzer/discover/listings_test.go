@@ -189,4 +189,11 @@ func TestListingsReadAheadOfExcludes(t *testing.T) {
 	require.Empty(t, probs)
 	assert.Equal(t, []string{"a.py", "pkg/b.py"}, paths2(want))
 	assert.Equal(t, paths2(want), paths2(got))
+	// Nor kept: the excluded directories leave the record and the
+	// directories a replay watches.
+	var walked []string
+	opts.Listings.Walked(func(dir string, _ DirStamp, _ func(string) bool) { walked = append(walked, dir) })
+	assert.Equal(t, []string{root, filepath.Join(root, "pkg")}, walked)
+	again := DecodeListings(opts.Listings.Encode())
+	assert.NotContains(t, again.saved, filepath.Join(root, "pkg", "sub"))
 }

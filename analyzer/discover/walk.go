@@ -243,6 +243,9 @@ func (w *walker) enterDir(abs string) (entries []entry, ok bool) {
 		return nil, false
 	}
 	w.seenDirs[key] = true
+	if c := w.opts.Listings; c != nil {
+		c.use(abs, l)
+	}
 	if l.readErr != nil {
 		w.fail(w.display(abs), fmt.Sprintf("cannot read directory: %v", unwrapPathError(l.readErr)))
 		return nil, false
