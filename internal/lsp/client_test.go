@@ -337,14 +337,19 @@ class RingSender(RingTransport):
 	fixtureGuard = "        if name not in self.peer_infos:\n            return None\n"
 )
 
-func fixtureProject(t *testing.T) string {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+// fixtureFiles are the files of the fixture project.
+func fixtureFiles() map[string]string {
+	return map[string]string{
 		"pyproject.toml":  "[tool.sglint]\nignore = []\n",
 		"pkg/__init__.py": "",
 		"pkg/base.py":     fixtureBase,
 		"pkg/conn.py":     fixtureConn,
-	})
+	}
+}
+
+func fixtureProject(t *testing.T) string {
+	dir := t.TempDir()
+	writeFiles(t, dir, fixtureFiles())
 	return dir
 }
 

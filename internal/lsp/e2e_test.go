@@ -29,17 +29,17 @@ func buildSglint(t *testing.T) string {
 	return bin
 }
 
+// envWithoutCacheDir is the environment without SGLINT_CACHE_DIR, so that
+// the cache goes where a user's would.
+func envWithoutCacheDir() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "SGLINT_CACHE_DIR=") })
+}
+
 // serverProcess starts `sglint server` on pipes, in dir.
 func serverProcess(t *testing.T, bin, dir string) (*testClient, *exec.Cmd) {
 	cmd := exec.Command(bin, "server")
 	cmd.Dir = dir
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SGLINT_CACHE_DIR=") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = env
+	cmd.Env = envWithoutCacheDir()
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
@@ -103,15 +103,10 @@ func TestServerEndToEnd(t *testing.T) {
 func checkoutCache(t *testing.T, bin string) {
 	repo := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(repo, ".git"), 0o755))
-	writeFiles(t, filepath.Join(repo, "python"), map[string]string{
-		"pyproject.toml":  "[tool.sglint]\nignore = []\n",
-		"pkg/__init__.py": "",
-		"pkg/base.py":     fixtureBase,
-		"pkg/conn.py":     fixtureConn,
-	})
+	writeFiles(t, filepath.Join(repo, "python"), fixtureFiles())
 	run := exec.Command(bin, "python")
 	run.Dir = repo
-	run.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "SGLINT_CACHE_DIR=") })
+	run.Env = envWithoutCacheDir()
 	out, _ := run.CombinedOutput() // exit 1: the fixture has a finding
 	require.DirExists(t, filepath.Join(repo, ".sglint_cache"), "%s", out)
 

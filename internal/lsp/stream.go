@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // stream is the protocol's base framing (a Content-Length header, a blank
@@ -90,10 +92,10 @@ func (s *stream) ReadObject(v any) error {
 
 // refuse answers a body that is not a JSON-RPC message.
 func (s *stream) refuse(body []byte, cause error) error {
-	code, what := -32600, "invalid request"
+	code, what := int64(jsonrpc2.CodeInvalidRequest), "invalid request"
 	var syn *json.SyntaxError
 	if errors.As(cause, &syn) || !json.Valid(body) {
-		code, what = -32700, "parse error"
+		code, what = jsonrpc2.CodeParseError, "parse error"
 	} else if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
 		cause = errors.New("batches are not part of the Language Server Protocol")
 	}
@@ -108,14 +110,8 @@ func (s *stream) refuse(body []byte, cause error) error {
 	resp, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{code, fmt.Sprintf("%s: %v", what, cause)}})
+		Error   jsonrpc2.Error  `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: jsonrpc2.Error{Code: code, Message: fmt.Sprintf("%s: %v", what, cause)}})
 	if err != nil {
 		return err
 	}
