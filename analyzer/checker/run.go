@@ -372,21 +372,37 @@ func (r *runner) finish(project *analyzer.Project, indexProblem *analyzer.Proble
 		all = append(all, r.localDiags[i]...)
 		all = append(all, r.project[i]...)
 	}
+	res.Diagnostics, res.Suppressed = settleDiagnostics(all, func(path string) (*analyzer.File, *noqa.Set) {
+		if i, ok := byPath[path]; ok {
+			return r.files[i].File, r.sets[i]
+		}
+		return nil, nil
+	})
+	return res
+}
+
+// settleDiagnostics is the end of a check: findings of one record kept
+// once, sorted, with their line texts, and those the suppression comments
+// cover dropped (counted). lookup gives the file a path names and its
+// suppressions (nil when it was not loaded, or not checked: a finding in a
+// file not checked is not suppressed, as callers report only on the files
+// they asked for).
+func settleDiagnostics(all []analyzer.Diagnostic, lookup func(path string) (*analyzer.File, *noqa.Set)) (kept []analyzer.Diagnostic, suppressed int) {
 	all = dropRecordDuplicates(all)
 	analyzer.SortDiagnostics(all) // suppression usage is then recorded in output order
 	lines := lineIndex{}
 	for _, d := range all {
-		i, ok := byPath[d.Path]
-		if ok {
-			d.LineText = lines.text(r.files[i].File, d.Start.Line)
+		f, set := lookup(d.Path)
+		if f != nil {
+			d.LineText = lines.text(f, d.Start.Line)
 		}
-		if ok && r.sets[i].Suppresses(d.Rule.ID, d.Start.Line) {
-			res.Suppressed++
+		if set.Suppresses(d.Rule.ID, d.Start.Line) {
+			suppressed++
 			continue
 		}
-		res.Diagnostics = append(res.Diagnostics, d)
+		kept = append(kept, d)
 	}
-	return res
+	return kept, suppressed
 }
 
 // dropRecordDuplicates removes a finding derived from a loaded error

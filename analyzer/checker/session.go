@@ -323,21 +323,13 @@ func (s *Session) Check(paths []string) *Result {
 	if s.indexProblem != nil {
 		res.Problems = append(res.Problems, *s.indexProblem)
 	}
-	all = dropRecordDuplicates(all)
-	analyzer.SortDiagnostics(all)
-	lines := lineIndex{}
-	for _, d := range all {
-		if sl := s.byPath[d.Path]; sl != nil && sl.file != nil {
-			d.LineText = lines.text(sl.file.File, d.Start.Line)
+	res.Diagnostics, res.Suppressed = settleDiagnostics(all, func(path string) (*analyzer.File, *noqa.Set) {
+		var f *analyzer.File
+		if sl := s.byPath[path]; sl != nil && sl.file != nil {
+			f = sl.file.File
 		}
-		// As in Run, a finding in a file not checked is not suppressed:
-		// callers report only on the files they asked for.
-		if setOf[d.Path].Suppresses(d.Rule.ID, d.Start.Line) {
-			res.Suppressed++
-			continue
-		}
-		res.Diagnostics = append(res.Diagnostics, d)
-	}
+		return f, setOf[path]
+	})
 	r.stats.FinishWall = time.Since(start)
 	return res
 }
