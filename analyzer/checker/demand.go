@@ -85,6 +85,18 @@ func (r *runner) newProject() *analyzer.Project {
 	return project
 }
 
+// settle decides which files the project rules must check (needProject:
+// false when the cache has all their findings), decodes the summaries the
+// index then needs, and writes the loaded files' models to the cache.
+func (r *runner) settle() (need bool) {
+	need = r.needProject()
+	if need {
+		r.decodeSummaries()
+	}
+	r.saveModels()
+	return need
+}
+
 // saveModels writes the per-file bundles of the cache now, so that phase 2
 // does not hold them.
 func (r *runner) saveModels() {
@@ -198,11 +210,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 	*start = time.Now()
 	project = r.newProject()
 	if planned {
-		need := r.needProject()
-		if need {
-			r.decodeSummaries()
-		}
-		r.saveModels()
+		need := r.settle()
 		r.dropPending(true)
 		if !need {
 			return project, nil, false

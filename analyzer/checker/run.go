@@ -131,12 +131,7 @@ func Run(inputs []Input, opts Options) *Result {
 		r.stats.LoadWall = time.Since(start)
 		start = time.Now()
 		project = r.newProject()
-		need := r.needProject()
-		if need {
-			r.decodeSummaries()
-		}
-		r.saveModels()
-		if need {
+		if need := r.settle(); need {
 			indexProblem = r.link(project)
 		}
 	} else {
