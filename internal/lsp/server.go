@@ -71,7 +71,6 @@ type Server struct {
 	mu      sync.Mutex // guards what the connection and the worker share, below
 	state   int
 	caps    ClientCapabilities
-	folders []WorkspaceFolder
 	docs    map[string]*document // open documents by absolute path
 	pending *pending
 	exit    chan int // the exit code, once
@@ -234,11 +233,12 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 		}
 		s.didChangeWatchedFiles(p)
 	case "workspace/didChangeWorkspaceFolders":
+		// Projects are found from each document's path, not from the
+		// folders: the notification is only checked to be well formed.
 		var p DidChangeWorkspaceFoldersParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.didChangeFolders(p)
 	case "textDocument/codeAction":
 		var p CodeActionParams
 		if err := decode(req, &p); err != nil {
@@ -271,15 +271,13 @@ func (s *Server) initialize(p InitializeParams) InitializeResult {
 	s.mu.Lock()
 	s.state = stateRunning
 	s.caps = p.Capabilities
-	s.folders = p.WorkspaceFolders
-	if len(s.folders) == 0 && p.RootURI != nil && *p.RootURI != "" {
-		s.folders = []WorkspaceFolder{{URI: *p.RootURI, Name: *p.RootURI}}
-	}
-	folders := s.folders
 	s.mu.Unlock()
 	var names []string
-	for _, f := range folders {
+	for _, f := range p.WorkspaceFolders {
 		names = append(names, f.URI)
+	}
+	if len(names) == 0 && p.RootURI != nil && *p.RootURI != "" {
+		names = []string{*p.RootURI}
 	}
 	client := "an unnamed client"
 	if p.ClientInfo != nil {
@@ -322,20 +320,6 @@ func (s *Server) initialized() {
 			s.logf(MessageWarning, "registering file watchers: %v", err)
 		}
 	}()
-}
-
-func (s *Server) didChangeFolders(p DidChangeWorkspaceFoldersParams) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range p.Event.Removed {
-		for i, f := range s.folders {
-			if f.URI == r.URI {
-				s.folders = append(s.folders[:i], s.folders[i+1:]...)
-				break
-			}
-		}
-	}
-	s.folders = append(s.folders, p.Event.Added...)
 }
 
 // logf sends window/logMessage; it never blocks the caller on the client.
