@@ -45,7 +45,7 @@ type tableAdd struct {
 // covers returns the key covers of the tables of instances of c: S -> the
 // tables covering it.
 func (fl *Flow) covers(c ClassRef) map[string][]string {
-	return fl.coverMemos.get(c, func() map[string][]string { return fl.computeCovers(c) })
+	return fl.coverMemos.Get(c, func() map[string][]string { return fl.computeCovers(c) })
 }
 
 func (fl *Flow) computeCovers(c ClassRef) map[string][]string {

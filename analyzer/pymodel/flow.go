@@ -8,6 +8,7 @@ import (
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/internal/oncemap"
 )
 
 // Flow adds guard facts (package facts) to the index, interprocedurally:
@@ -40,9 +41,9 @@ type Flow struct {
 	sccDone []sync.Once
 	funcs   [][]funcFlow
 
-	coverMemos onceMap[ClassRef, map[string][]string] // see covers.go
-	invMemos   onceMap[ClassRef, *classInvariants]    // see invariants.go
-	getters    onceMap[FuncRef, string]               // self path a getter returns (see properties.go)
+	coverMemos oncemap.Map[ClassRef, map[string][]string] // see covers.go
+	invMemos   oncemap.Map[ClassRef, *classInvariants]    // see invariants.go
+	getters    oncemap.Map[FuncRef, string]               // self path a getter returns (see properties.go)
 }
 
 // funcFlow is the flow state of one function; written only by the

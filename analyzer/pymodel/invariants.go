@@ -66,7 +66,7 @@ func (fl *Flow) Invariants(fn FuncRef) []facts.Fact {
 }
 
 func (fl *Flow) invariants(c ClassRef) *classInvariants {
-	return fl.invMemos.get(c, func() *classInvariants {
+	return fl.invMemos.Get(c, func() *classInvariants {
 		m := &classInvariants{}
 		fl.computeInvariants(c, m)
 		return m

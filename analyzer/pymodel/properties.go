@@ -73,7 +73,7 @@ func (fl *Flow) getterTarget(c ClassRef, name string) string {
 			}
 			for _, d := range f.Decorators {
 				if d == "property" {
-					return fl.getters.get(g, func() string { return fl.returnedSelfPath(g) })
+					return fl.getters.Get(g, func() string { return fl.returnedSelfPath(g) })
 				}
 			}
 		}

@@ -14,11 +14,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/internal/oncemap"
 	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
 )
@@ -154,8 +154,7 @@ type checker struct {
 	paths  *sendpath.Paths
 	ix     *pymodel.Index
 	opts   *Options
-	mu     sync.Mutex // states is shared by the goroutines of emptyStateRaises
-	states map[classAttr]stateMemo
+	states oncemap.Map[classAttr, stateMemo] // shared by the goroutines of emptyStateRaises
 	regs   *registrations
 }
 
@@ -170,23 +169,16 @@ type stateMemo struct {
 }
 
 func newChecker(paths *sendpath.Paths, opts *Options) *checker {
-	return &checker{paths: paths, ix: paths.Index(), opts: opts, states: map[classAttr]stateMemo{},
+	return &checker{paths: paths, ix: paths.Index(), opts: opts,
 		regs: newRegistrations(paths.Index(), opts.RegistrationCalls)}
 }
 
 func (ck *checker) state(c pymodel.ClassRef, attr string) (state, bool) {
-	k := classAttr{c, attr}
-	ck.mu.Lock()
-	m, ok := ck.states[k]
-	ck.mu.Unlock()
-	if ok {
-		return m.st, m.ok
-	}
-	st, ok := stateOf(ck.ix, c, attr, ck.regs)
-	ck.mu.Lock()
-	ck.states[k] = stateMemo{st, ok}
-	ck.mu.Unlock()
-	return st, ok
+	m := ck.states.Get(classAttr{c, attr}, func() stateMemo {
+		st, ok := stateOf(ck.ix, c, attr, ck.regs)
+		return stateMemo{st, ok}
+	})
+	return m.st, m.ok
 }
 
 // classOf is the class whose instance self denotes in fn.

@@ -1,9 +1,8 @@
 package readinessguard
 
 import (
-	"sync"
-
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/internal/oncemap"
 	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
 )
@@ -100,13 +99,12 @@ var DefaultRegistrationCalls = []string{"*regist*"}
 type registrations struct {
 	ix   *pymodel.Index
 	pats *namepattern.Set
-	mu   sync.Mutex // memo is shared by the goroutines of emptyStateRaises
-	memo map[pymodel.FuncRef]bool
+	memo oncemap.Map[pymodel.FuncRef, bool] // shared by the goroutines of emptyStateRaises
 }
 
 func newRegistrations(ix *pymodel.Index, patterns []string) *registrations {
 	pats, _ := namepattern.Compile(patterns) // validated with the options
-	return &registrations{ix: ix, pats: pats, memo: map[pymodel.FuncRef]bool{}}
+	return &registrations{ix: ix, pats: pats}
 }
 
 // registers reports a function that registers local buffers: it (or a
@@ -117,17 +115,7 @@ func newRegistrations(ix *pymodel.Index, patterns []string) *registrations {
 // (`self.register_buffer_to_engine()`) does not make a constructor a
 // registration step: the callee is one, for what it fills itself.
 func (r *registrations) registers(fn pymodel.FuncRef) bool {
-	r.mu.Lock()
-	v, ok := r.memo[fn]
-	r.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = r.compute(fn)
-	r.mu.Lock()
-	r.memo[fn] = v
-	r.mu.Unlock()
-	return v
+	return r.memo.Get(fn, func() bool { return r.compute(fn) })
 }
 
 func (r *registrations) compute(fn pymodel.FuncRef) bool {
