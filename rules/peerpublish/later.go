@@ -16,13 +16,21 @@ type fnView struct {
 	t   *syntax.Tree
 	fn  pymodel.FuncRef
 	def syntax.NodeID
-	g   *cfg.Graph
+	g   *cfg.Graph    // built on demand (graph)
 	r   *facts.Result // plain facts of g, for aliases; built on demand
+}
+
+// graph is fn's control flow graph, built when a candidate step asks.
+func (v *fnView) graph() *cfg.Graph {
+	if v.g == nil {
+		v.g = cfg.New(v.t, v.def)
+	}
+	return v.g
 }
 
 func (v *fnView) facts() *facts.Result {
 	if v.r == nil {
-		v.r = facts.Analyze(v.t, v.g, facts.Options{})
+		v.r = facts.Analyze(v.t, v.graph(), facts.Options{})
 	}
 	return v.r
 }
@@ -44,12 +52,12 @@ func lateStep(v *fnView, st store) (step, bool) {
 	}
 	var cands []cand
 	for _, s := range initSteps(v.ix, v.t, v.fn, v.def, st.obj) {
-		cands = append(cands, cand{s: s, ok: func() bool { return reachesAfter(v.g, st.node, s.node, st.obj) }})
+		cands = append(cands, cand{s: s, ok: func() bool { return reachesAfter(v.graph(), st.node, s.node, st.obj) }})
 	}
 	for _, name := range aliasNames(v.t, v.def, st.obj) {
 		for _, s := range initSteps(v.ix, v.t, v.fn, v.def, name) {
 			cands = append(cands, cand{s: s, alias: name, ok: func() bool {
-				return reachesAfter(v.g, st.node, s.node, st.obj) && v.aliasAt(s.node, name, st.obj)
+				return reachesAfter(v.graph(), st.node, s.node, st.obj) && v.aliasAt(s.node, name, st.obj)
 			}})
 		}
 	}
@@ -59,7 +67,7 @@ func lateStep(v *fnView, st store) (step, bool) {
 				continue
 			}
 			s.what += fmt.Sprintf(" in a later loop over %s", l.over)
-			cands = append(cands, cand{s: s, ok: func() bool { return reachesAfter(v.g, st.node, l.iter, l.root) }})
+			cands = append(cands, cand{s: s, ok: func() bool { return reachesAfter(v.graph(), st.node, l.iter, l.root) }})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return int(a.s.node - b.s.node) })

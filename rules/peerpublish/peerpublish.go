@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/sglint/sglint/analyzer"
-	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/rules/peertable"
@@ -60,7 +59,7 @@ func run(pass *analyzer.Pass) error {
 		def := ix.Func(fn).Def
 		v := views[def]
 		if v == nil {
-			v = &fnView{ix: ix, t: f.Tree(), fn: fn, def: def, g: cfg.New(f.Tree(), def)}
+			v = &fnView{ix: ix, t: f.Tree(), fn: fn, def: def}
 			views[def] = v
 		}
 		if s, ok := lateStep(v, st); ok {
