@@ -135,7 +135,8 @@ func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
 	return acc
 }
 
-// unionFacts merges two sorted fact lists.
+// unionFacts returns the union of two fact lists, sorted (b may hold what
+// a does: the lists are short, so membership is a scan).
 func unionFacts(a, b []facts.Fact) []facts.Fact {
 	if len(a) == 0 {
 		return b
