@@ -61,7 +61,8 @@ func sortEntries(es []entry) {
 }
 
 // readListing fills l: from Options.Listings when the directory has not
-// changed, else from disk (and recorded there for the next walk).
+// changed, else from disk; either is kept for the next walk if this one
+// enters the directory.
 func (w *walker) readListing(abs string, l *listing) {
 	c := w.opts.Listings
 	if c != nil && c.reuse(abs, l) {
@@ -69,7 +70,7 @@ func (w *walker) readListing(abs string, l *listing) {
 	}
 	l.read(abs)
 	if c != nil {
-		c.record(abs, l)
+		l.keepRead()
 	}
 }
 

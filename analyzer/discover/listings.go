@@ -233,9 +233,9 @@ func (l *Listings) reuse(abs string, lst *listing) bool {
 	return true
 }
 
-// record notes a listing read from disk, for the next walk if this one
-// enters the directory (use).
-func (l *Listings) record(abs string, lst *listing) {
+// keepRead notes a listing read from disk, for the next walk if this one
+// enters the directory (Listings.use).
+func (lst *listing) keepRead() {
 	if lst.openErr != nil || lst.statErr != nil || lst.readErr != nil || lst.info == nil {
 		return
 	}
