@@ -203,7 +203,8 @@ func TestHelpFitsOneScreen(t *testing.T) {
 // Every flag the usage text documents is accepted.
 func TestUsageListsEveryFlag(t *testing.T) {
 	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",
-		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename", "--records"} {
+		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename", "--records",
+		"--all-files", "--cache-dir", "--no-cache", "--stats"} {
 		assert.Contains(t, usage, flag)
 	}
 }
