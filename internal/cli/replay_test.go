@@ -124,3 +124,48 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 	putFile(t, above, "unrelated.txt", "x\n")
 	step("an unrelated file above", true)
 }
+
+// A run given file paths, as pre-commit gives them, is recorded and given
+// again, and stops being given again when the named file, another file of
+// the project (context for the analysis) or the project's files change.
+func TestReplayFilePaths(t *testing.T) {
+	if !replay.Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	old := replay.RacyWindow
+	replay.RacyWindow = 0
+	t.Cleanup(func() { replay.RacyWindow = old })
+
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
+	cacheDir := t.TempDir()
+	dis := filepath.Join("python", "sglang", "srt", "disaggregation")
+	named := filepath.Join(dis, "fabric", "conn.py")
+	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", named}
+	step := func(what string, wantReplay bool) {
+		t.Helper()
+		time.Sleep(20 * time.Millisecond)
+		before := replays.Load()
+		code, out, errOut := run(t, dir, args...)
+		wc, wo, we := run(t, dir, append([]string{"--no-cache"}, args[2:]...)...)
+		assert.Equal(t, wc, code, what)
+		assert.Equal(t, wo, out, what)
+		assert.Equal(t, we, errOut, what)
+		assert.Equal(t, wantReplay, replays.Load() > before, what)
+		time.Sleep(20 * time.Millisecond)
+	}
+	step("first run", false)
+	step("nothing changed", true)
+	f, err := os.OpenFile(filepath.Join(dir, named), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\n# edited\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	step("the named file edited", false)
+	step("nothing changed since", true)
+	putFile(t, dir, filepath.Join(dis, "fabric", "extra.py"), "X = 1\n")
+	step("a file added beside it", false)
+	step("nothing changed since", true)
+	putFile(t, dir, filepath.Join(dis, "fabric", "extra.py"), "X = 2\n")
+	step("a context file edited", false)
+}

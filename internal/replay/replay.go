@@ -19,6 +19,7 @@ package replay
 import (
 	"cmp"
 	"encoding/binary"
+	"errors"
 	"io/fs"
 	"os"
 	"runtime"
@@ -26,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -102,7 +104,10 @@ func (r *Record) AddNow(path string) bool {
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		if os.IsNotExist(err) {
+		// ENOTDIR too: a name looked up under a file (pkg/a.py/pyproject.toml
+		// when the climb starts at a named file) is missing, as statPath
+		// reads it when the record is checked.
+		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
 			r.add(entry{path: path, kind: mustBeMissing})
 			return true
 		}
