@@ -250,6 +250,9 @@ func (r *runner) load(w *worker, i int) {
 				r.localDiags[i], _ = r.cache.diags(fe.Local)
 			}
 			w.ws.cached++
+			if r.decodeEarly {
+				r.decodeSummary(f, &r.problems[i], w.ws, &w.summarizer)
+			}
 			return
 		}
 	}

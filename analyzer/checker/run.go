@@ -162,6 +162,7 @@ func Run(inputs []Input, opts Options) *Result {
 			r.save(i, ws)
 		}
 	})
+	r.waitModels()
 	if r.cache != nil {
 		r.saveBundles(&r.cache.findings)
 		r.saveProjectFindings(indexProblem == nil)
@@ -209,6 +210,11 @@ type runner struct {
 	projectRun []bool // the global rules must run (their findings are not cached)
 	projectKey [32]byte
 	newPlanned *planEntry // the plan held, with stamps to record (plan.go)
+	// decodeEarly: a file served by the cache has its summary decoded as
+	// it is loaded, while another worker parses a changed file (the index
+	// will be needed: see loadPlanned).
+	decodeEarly bool
+	modelsSaved chan time.Duration // saveModelsLater's, until waitModels
 
 	stats   *Stats
 	statsMu sync.Mutex
@@ -295,20 +301,33 @@ func (r *runner) decodeSummaries() {
 		defer r.mergeStats(ws)
 		for i := range next {
 			f := r.files[i]
-			if f == nil || !f.summaryCached {
-				continue
+			if f != nil {
+				r.decodeSummary(f, &r.problems[i], ws, &z)
 			}
-			if f.Summary = r.cache.loadSummary(f, ws); f.Summary == nil {
-				summarize(&z, f, &r.problems[i])
-			}
-			f.summaryCached = false
 		}
 	})
-	r.stats.Decode = time.Since(t0)
+	r.stats.Decode += time.Since(t0)
+}
+
+// decodeSummary reads the summary of f if it came from the cache; one
+// missing there (another run rewrote it meanwhile) is computed again.
+func (r *runner) decodeSummary(f *file, probs *[]analyzer.Problem, ws *workerStats, z *pymodel.Summarizer) {
+	if !f.summaryCached {
+		return
+	}
+	if f.Summary = r.cache.loadSummary(f, ws); f.Summary == nil {
+		summarize(z, f, probs)
+	}
+	f.summaryCached = false
 }
 
 // saveBundles writes the cache bundles this run changed.
 func (r *runner) saveBundles(bs ...*bundleSet) {
+	r.stats.CacheWrite += r.bundlesSaved(bs...)
+}
+
+// bundlesSaved writes the bundles and returns the time it took.
+func (r *runner) bundlesSaved(bs ...*bundleSet) (d time.Duration) {
 	loaded := map[string]bool{}
 	for _, f := range r.files {
 		if f != nil && f.Abs != "" {
@@ -316,8 +335,9 @@ func (r *runner) saveBundles(bs ...*bundleSet) {
 		}
 	}
 	for _, b := range bs {
-		r.stats.CacheWrite += b.save(r.cache.store, loaded)
+		d += b.save(r.cache.store, loaded)
 	}
+	return d
 }
 
 // save writes input i's file-local findings when this run computed them
