@@ -45,21 +45,12 @@ func printErrors[L interface {
 // projectfiles.Scope); --exclude adds to every directory's, and
 // --respect-gitignore, when given, wins everywhere.
 func discoverOptions(res *config.Resolver, o *checkOptions) discover.Options {
-	opts := discover.DefaultOptions()
-	opts.Exclude = o.excludes
-	scopes := map[*config.Config]*discover.Scope{}
-	opts.ScopeOf = func(dir string, has func(string) bool) *discover.Scope {
-		cfg := res.ForListedDir(dir, has)
-		if s, ok := scopes[cfg]; ok {
-			return s
-		}
-		s := projectfiles.Scope(cfg)
-		if o.respectGitignore.set {
-			s.RespectGitignore = o.respectGitignore.value
-		}
-		scopes[cfg] = s
-		return s
+	var gitignore *bool
+	if o.respectGitignore.set {
+		gitignore = &o.respectGitignore.value
 	}
+	opts := projectfiles.Options(res, gitignore)
+	opts.Exclude = o.excludes
 	return opts
 }
 

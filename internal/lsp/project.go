@@ -80,7 +80,7 @@ type project struct {
 	id       projectID
 	anchor   string // the file whose path located the project (to locate it again)
 	st       *settings
-	dopts    discover.Options
+	options  func() discover.Options // the walk's, read again at each walk (walkOptions)
 	complete bool // the root is a real project: every file under it is loaded
 	session  *checker.Session
 	onDisk   map[string]bool   // absolute paths found by discovery
@@ -108,13 +108,13 @@ func (p *project) abs(display string) string {
 // openProject loads project id with the open documents in it (their text
 // replaces the files on disk).
 func (s *Server) openProject(id projectID, anchor string, st *settings, docs map[string]document) *project {
-	p := &project{id: id, anchor: anchor, st: st, dopts: discoverOptions(st.cfg),
+	p := &project{id: id, anchor: anchor, st: st, options: s.walkOptions(st.cfg),
 		onDisk: map[string]bool{}, buffers: map[string]string{}}
 	start := time.Now()
 	var inputs []checker.Input
 	if discover.IsProjectRoot(id.root) {
 		p.complete = true
-		files, problems := discover.Find([]string{id.root}, p.dopts)
+		files, problems := discover.Find([]string{id.root}, p.options())
 		for _, pr := range problems {
 			s.logf(MessageLog, "%s", pr)
 		}
@@ -220,7 +220,7 @@ func (p *project) rediscover() {
 	if !p.complete {
 		return
 	}
-	files, _ := discover.Find([]string{p.id.root}, p.dopts)
+	files, _ := discover.Find([]string{p.id.root}, p.options())
 	now := map[string]bool{}
 	for _, f := range files {
 		now[f.Abs] = true
@@ -244,14 +244,25 @@ func (p *project) under(path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// discoverOptions are the file selection of the settings, as the CLI
-// applies them (internal/cli's discoverOptions without the command-line
-// flags), for the whole project.
-func discoverOptions(cfg *config.Config) discover.Options {
-	sc := projectfiles.Scope(cfg)
-	opts := discover.DefaultOptions()
-	opts.RespectGitignore, opts.NoDefaultExcludes, opts.Exclude = sc.RespectGitignore, sc.NoDefaultExcludes, sc.Exclude
-	return opts
+// walkOptions returns the options of a walk of the project: each
+// directory's files are selected by the settings they would be checked
+// under (the nearest settings file: a nested sglint.toml's excludes apply
+// below it), as `sglint --stdin-filename FILE` selects the project's other
+// files (internal/cli, through projectfiles.Options). Each walk reads the
+// settings files again: a nested one may have changed since the last.
+// Without a working directory to resolve against, cfg's selection applies
+// to the whole tree.
+func (s *Server) walkOptions(cfg *config.Config) func() discover.Options {
+	return func() discover.Options {
+		res, err := config.NewResolver("", s.opts.Rules)
+		if err == nil {
+			return projectfiles.Options(res, nil)
+		}
+		sc := projectfiles.Scope(cfg)
+		opts := discover.DefaultOptions()
+		opts.RespectGitignore, opts.NoDefaultExcludes, opts.Exclude = sc.RespectGitignore, sc.NoDefaultExcludes, sc.Exclude
+		return opts
+	}
 }
 
 // describe is a short account of a settings error for the user.

@@ -320,3 +320,30 @@ func TestRuleDocLinksExist(t *testing.T) {
 	s := &Server{opts: Options{Version: "devel-abc+dirty"}}
 	assert.Equal(t, "https://github.com/sglint/sglint/blob/main/rules/syntaxerror/doc.md", s.ruleDocURL(rules.All()[0]))
 }
+
+// A directory with its own settings file has its files selected by it when
+// the project is walked, as on the command line: the nested file excludes
+// the module that makes the sender a KV class, so the sender is out of
+// scope, as `sglint --stdin-filename app/conn.py` finds. The same project
+// without that exclude has the finding (the fixture works).
+func TestNestedSettingsSelectTheirFiles(t *testing.T) {
+	for _, tc := range []struct {
+		nested string
+		want   []string
+	}{
+		{"extend-exclude = []\n", []string{"SGL004"}},
+		{"extend-exclude = [\"base.py\"]\n", []string{}},
+	} {
+		dir := t.TempDir()
+		files := fixtureFiles()
+		files["pkg/sglint.toml"] = tc.nested
+		files["app/__init__.py"] = ""
+		files["app/conn.py"] = fixtureConn
+		delete(files, "pkg/conn.py")
+		writeFiles(t, dir, files)
+		c, _ := startServer(t, testOptions())
+		c.initialize(dir)
+		conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+		assert.Equal(t, tc.want, codes(c.diagnostics(conn, 1).Diagnostics), "pkg/sglint.toml: %s", tc.nested)
+	}
+}

@@ -46,3 +46,28 @@ func globEscape(s string) string {
 	}
 	return b.String()
 }
+
+// Options are discover's options for a walk in which the files of each
+// directory are selected by the configuration res resolves for it (Scope
+// of the nearest settings file), as both the command line and the language
+// server walk a project; respectGitignore, when not nil, overrides every
+// configuration's. A configuration that does not load selects as the
+// defaults do (res.Err tells; a caller that checks a file under it must
+// refuse to).
+func Options(res *config.Resolver, respectGitignore *bool) discover.Options {
+	opts := discover.DefaultOptions()
+	scopes := map[*config.Config]*discover.Scope{}
+	opts.ScopeOf = func(dir string, has func(string) bool) *discover.Scope {
+		cfg := res.ForListedDir(dir, has)
+		if s, ok := scopes[cfg]; ok {
+			return s
+		}
+		s := Scope(cfg)
+		if respectGitignore != nil {
+			s.RespectGitignore = *respectGitignore
+		}
+		scopes[cfg] = s
+		return s
+	}
+	return opts
+}
