@@ -190,11 +190,7 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 		if state != stateNew {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "initialize was already received"}
 		}
-		var p InitializeParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		return s.initialize(p), nil
+		return answer(req, s.initialize)
 	case "initialized":
 		s.initialized()
 	case "shutdown":
@@ -203,48 +199,21 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 		s.mu.Unlock()
 		return nil, nil
 	case "textDocument/didOpen":
-		var p DidOpenTextDocumentParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		s.didOpen(p)
+		return nil, handle(req, s.didOpen)
 	case "textDocument/didChange":
-		var p DidChangeTextDocumentParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		s.didChange(p)
+		return nil, handle(req, s.didChange)
 	case "textDocument/didSave":
-		var p DidSaveTextDocumentParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		s.didSave(p)
+		return nil, handle(req, s.didSave)
 	case "textDocument/didClose":
-		var p DidCloseTextDocumentParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		s.didClose(p)
+		return nil, handle(req, s.didClose)
 	case "workspace/didChangeWatchedFiles":
-		var p DidChangeWatchedFilesParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		s.didChangeWatchedFiles(p)
+		return nil, handle(req, s.didChangeWatchedFiles)
 	case "workspace/didChangeWorkspaceFolders":
 		// Projects are found from each document's path, not from the
 		// folders: the notification is only checked to be well formed.
-		var p DidChangeWorkspaceFoldersParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
+		return nil, handle(req, func(DidChangeWorkspaceFoldersParams) {})
 	case "textDocument/codeAction":
-		var p CodeActionParams
-		if err := decode(req, &p); err != nil {
-			return nil, err
-		}
-		return s.codeAction(p), nil
+		return answer(req, s.codeAction)
 	case "workspace/didChangeConfiguration", "$/cancelRequest", "$/setTrace":
 		// Settings come from the projects' files; requests are answered
 		// at once, so there is nothing to cancel.
@@ -254,6 +223,25 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 		}
 	}
 	return nil, nil
+}
+
+// answer decodes a request's params and returns f's result for them.
+func answer[P, R any](req *jsonrpc2.Request, f func(P) R) (any, *jsonrpc2.Error) {
+	var p P
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	return f(p), nil
+}
+
+// handle decodes a notification's params and passes them to f.
+func handle[P any](req *jsonrpc2.Request, f func(P)) *jsonrpc2.Error {
+	var p P
+	if err := decode(req, &p); err != nil {
+		return err
+	}
+	f(p)
+	return nil
 }
 
 // decode reads a message's params into v.
