@@ -112,6 +112,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		onDisk: map[string]bool{}, buffers: map[string]string{}}
 	start := time.Now()
 	var inputs []checker.Input
+	at := map[string]int{} // the input of each file found on disk
 	if discover.IsProjectRoot(id.root) {
 		p.complete = true
 		files, problems := discover.Find([]string{id.root}, p.options())
@@ -120,6 +121,7 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		}
 		for _, f := range files {
 			p.onDisk[f.Abs] = true
+			at[f.Abs] = len(inputs)
 			inputs = append(inputs, checker.Input{Path: p.display(f.Abs), Abs: f.Abs})
 		}
 	}
@@ -127,12 +129,8 @@ func (s *Server) openProject(id projectID, anchor string, st *settings, docs map
 		if !d.lintable() || !p.owns(path) {
 			continue
 		}
-		if p.onDisk[path] {
-			for i := range inputs {
-				if inputs[i].Abs == path {
-					inputs[i].Src = []byte(d.text)
-				}
-			}
+		if i, ok := at[path]; ok {
+			inputs[i].Src = []byte(d.text)
 		} else {
 			inputs = append(inputs, checker.Input{Path: p.display(path), Abs: path, Src: []byte(d.text)})
 		}
