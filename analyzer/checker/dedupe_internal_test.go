@@ -1,11 +1,11 @@
 package checker
 
 import (
-	"github.com/sglint/sglint/analyzer"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 

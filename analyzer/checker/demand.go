@@ -1,10 +1,10 @@
 package checker
 
 import (
-	"github.com/sglint/sglint/analyzer"
 	"slices"
 	"time"
 
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/prescan"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -184,7 +184,7 @@ func (r *runner) readAll(now int64) {
 			stamped := false
 			if r.cache != nil && in.onDisk() {
 				if st, stamped = stampOf(in.Abs, in.Info); stamped {
-					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.older(rec.Written) {
+					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.Older(rec.Written) {
 						mod, pkg := moduleOf(r.root, in.Abs, in.Path)
 						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true, stamp: st, stamped: true}
 						continue

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/internal/stamp"
 	"github.com/sglint/sglint/rules"
 )
 
@@ -48,9 +49,9 @@ func kvInputs(dir string) []Input {
 // stamps, a touched but unchanged one by its contents, and a change that
 // adds KV code anywhere is seen.
 func TestDemandPlanAndStamps(t *testing.T) {
-	old := racyWindow
-	racyWindow = 0 // the files of a test are seconds old at most
-	t.Cleanup(func() { racyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0 // the files of a test are seconds old at most
+	t.Cleanup(func() { stamp.RacyWindow = old })
 
 	dir := kvProject(t)
 	connSrc, err := os.ReadFile(filepath.Join(dir, "disagg", "conn.py"))

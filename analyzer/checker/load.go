@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"github.com/sglint/sglint/analyzer"
 	"io"
 	"os"
 	"runtime/debug"
 	"time"
 
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"

@@ -179,7 +179,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 			return nil, nil, false
 		}
 		st, stamped := stampOf(in.Abs, in.Info)
-		if !stamped || !pf.stamped() || st != pf.Stamp || !st.older(p.Written) {
+		if !stamped || !pf.stamped() || st != pf.Stamp || !st.Older(p.Written) {
 			stale = append(stale, i)
 		}
 	}

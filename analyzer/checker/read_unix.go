@@ -4,7 +4,6 @@ package checker
 
 import (
 	"io"
-	"io/fs"
 	"os"
 	"syscall"
 )
@@ -49,20 +48,3 @@ func (f fdFile) Read(b []byte) (int, error) {
 }
 
 func (f fdFile) Close() error { return syscall.Close(int(f)) }
-
-// stampOf is what the file system says of path without reading it (info,
-// when discovery already asked); ok is false when it cannot say (then the
-// file is read).
-func stampOf(path string, info fs.FileInfo) (fileStamp, bool) {
-	var st syscall.Stat_t
-	if sys, ok := info.(interface{ Sys() any }); ok && info != nil {
-		if p, ok := sys.Sys().(*syscall.Stat_t); ok {
-			st = *p
-		} else if err := syscall.Stat(path, &st); err != nil {
-			return fileStamp{}, false
-		}
-	} else if err := syscall.Stat(path, &st); err != nil {
-		return fileStamp{}, false
-	}
-	return fileStamp{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: uint64(st.Ino), Dev: uint64(st.Dev)}, true
-}

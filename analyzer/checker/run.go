@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/analyzer"
-
 	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/noqa"

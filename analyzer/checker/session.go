@@ -3,11 +3,11 @@ package checker
 import (
 	"cmp"
 	"fmt"
-	"github.com/sglint/sglint/analyzer"
 	"runtime/debug"
 	"slices"
 	"time"
 
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/prescan"
 	"github.com/sglint/sglint/analyzer/pymodel"

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sglint/sglint/internal/stamp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -378,9 +379,9 @@ func BenchmarkFindTreeListings(b *testing.B) {
 	opts.Listings = first
 	Find([]string{tree}, opts)
 	data := first.Encode()
-	old := racyWindow
-	racyWindow = 0
-	b.Cleanup(func() { racyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0
+	b.Cleanup(func() { stamp.RacyWindow = old })
 	b.ReportAllocs()
 	for b.Loop() {
 		opts.Listings = DecodeListings(data)

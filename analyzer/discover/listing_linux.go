@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/sglint/sglint/internal/stamp"
 	"golang.org/x/sys/unix"
 )
 
@@ -244,9 +245,7 @@ func (s *statInfo) Mode() fs.FileMode {
 // entry added, removed or renamed sets its mtime and ctime) and its
 // identity; false if info holds no stat.
 func dirStampOf(info fs.FileInfo) (DirStamp, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return DirStamp{}, false
-	}
-	return DirStamp{Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: uint64(st.Ino), Dev: uint64(st.Dev)}, true
+	st, ok := stamp.Of(info)
+	st.Size = 0 // a directory's stamp has none (a link to one has its own)
+	return st, ok
 }

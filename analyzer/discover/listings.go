@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/internal/binrec"
+	"github.com/sglint/sglint/internal/stamp"
 )
 
 // Listings keeps directory listings from one walk to the next, as git's
@@ -25,7 +26,7 @@ import (
 // kept on Linux only (listing_other.go).
 type Listings struct {
 	// written is when the recorded listings were read (unix nanoseconds):
-	// a directory changed within racyWindow before it may have changed
+	// a directory changed within stamp.RacyWindow before it may have changed
 	// again within the same timestamp tick, and is read again.
 	written int64
 	saved   map[string]savedDir
@@ -44,15 +45,9 @@ type savedDir struct {
 	entries []entry // names and types only
 }
 
-// DirStamp is what changes when a directory's entries change, and its
-// identity.
-type DirStamp struct {
-	Mtime, Ctime int64
-	Ino, Dev     uint64
-}
-
-// racyWindow is git's "racy clean" margin.
-var racyWindow = 2 * time.Second // a variable for tests
+// DirStamp is what changes when a directory's entries change (its times),
+// and its identity; a directory's stamp has no size.
+type DirStamp = stamp.Stamp
 
 const listingsMagic = "sglint listings 1\n"
 
@@ -224,7 +219,7 @@ func (l *Listings) reuse(abs string, lst *listing) bool {
 		return false
 	}
 	unchanged := func(st DirStamp) bool {
-		return st == sd.stamp && max(st.Mtime, st.Ctime) < l.written-int64(racyWindow)
+		return st == sd.stamp && st.Older(l.written)
 	}
 	if !lst.reuse(abs, sd.entries, unchanged) {
 		return false

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sglint/sglint/internal/stamp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,9 +16,9 @@ func TestListingsReuseUnchangedDirectories(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("listings are kept on Linux only")
 	}
-	old := racyWindow
-	racyWindow = 0
-	t.Cleanup(func() { racyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0
+	t.Cleanup(func() { stamp.RacyWindow = old })
 
 	root := t.TempDir()
 	write := func(rel, text string) {
@@ -107,7 +108,7 @@ func TestListingsReuseUnchangedDirectories(t *testing.T) {
 	assert.Contains(t, saved, root)
 
 	// Listings recorded too close to a change are not trusted.
-	racyWindow = time.Hour
+	stamp.RacyWindow = time.Hour
 	_, reused, read, _ = walk(".")
 	assert.Equal(t, 0, reused)
 	assert.Equal(t, 2, read)
@@ -163,9 +164,9 @@ func TestListingsReadAheadOfExcludes(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("listings are kept on Linux only")
 	}
-	old := racyWindow
-	racyWindow = 0
-	t.Cleanup(func() { racyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0
+	t.Cleanup(func() { stamp.RacyWindow = old })
 	root := t.TempDir()
 	for _, rel := range []string{"a.py", "pkg/b.py", "pkg/sub/c.py", "pkg/sub/deep/d.py"} {
 		p := filepath.Join(root, filepath.FromSlash(rel))

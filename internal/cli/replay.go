@@ -130,7 +130,7 @@ func (rp *replayer) stamps() *replay.Record {
 	// The directories the walks listed, and the settings files among
 	// their entries.
 	rp.listings.Walked(func(dir string, st discover.DirStamp, has func(string) bool) {
-		rec.AddStamp(dir, replay.Stamp{Mtime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino, Dev: st.Dev})
+		rec.AddStamp(dir, st)
 		for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore"} {
 			if has(name) {
 				addNow(filepath.Join(dir, name))

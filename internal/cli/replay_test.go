@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/internal/replay"
+	"github.com/sglint/sglint/internal/stamp"
 )
 
 // A run is given again only while nothing it depended on changed; after
@@ -18,9 +19,9 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	if !replay.Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := replay.RacyWindow
-	replay.RacyWindow = 0 // the files of a test are seconds old at most
-	t.Cleanup(func() { replay.RacyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0 // the files of a test are seconds old at most
+	t.Cleanup(func() { stamp.RacyWindow = old })
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
@@ -91,9 +92,9 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 	if !replay.Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := replay.RacyWindow
-	replay.RacyWindow = 0
-	t.Cleanup(func() { replay.RacyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0
+	t.Cleanup(func() { stamp.RacyWindow = old })
 
 	above := t.TempDir()
 	dir := filepath.Join(above, "proj")
@@ -132,9 +133,9 @@ func TestReplayFilePaths(t *testing.T) {
 	if !replay.Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := replay.RacyWindow
-	replay.RacyWindow = 0
-	t.Cleanup(func() { replay.RacyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0
+	t.Cleanup(func() { stamp.RacyWindow = old })
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))

@@ -81,7 +81,7 @@ type project struct {
 	anchor   string // the file whose path located the project (to locate it again)
 	st       *settings
 	options  func() discover.Options // the walk's, read again at each walk (walkOptions)
-	complete bool // the root is a real project: every file under it is loaded
+	complete bool                    // the root is a real project: every file under it is loaded
 	session  *checker.Session
 	onDisk   map[string]bool   // absolute paths found by discovery
 	buffers  map[string]string // text of the open documents the session holds, by path

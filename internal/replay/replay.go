@@ -32,17 +32,12 @@ import (
 	"unsafe"
 
 	"github.com/sglint/sglint/internal/binrec"
+	"github.com/sglint/sglint/internal/stamp"
 )
 
-// RacyWindow: a file changed this close before a run began may have
-// changed again within the same timestamp tick.
-var RacyWindow = 2 * time.Second // a variable for tests
-
-// Stamp is a file's or directory's size (files only), times and identity.
-type Stamp struct {
-	Size, Mtime, Ctime int64
-	Ino, Dev           uint64
-}
+// Stamp is a file's or directory's size (files only), times and identity;
+// one taken less than stamp.RacyWindow before a run began is not trusted.
+type Stamp = stamp.Stamp
 
 // Record is one run's output and what it depended on.
 type Record struct {
@@ -72,12 +67,12 @@ func New(began time.Time) *Record {
 }
 
 // Supported reports whether runs can be recorded here.
-func Supported() bool { return runtime.GOOS == "linux" && statSupported }
+func Supported() bool { return runtime.GOOS == "linux" && stamp.Full }
 
 // Add records path with the stamp it was read under; false if the stamp
 // is unknown, and the record must then not be kept.
 func (r *Record) Add(path string, info fs.FileInfo) bool {
-	st, ok := stampOf(info)
+	st, ok := stamp.Of(info)
 	if !ok {
 		return false
 	}
@@ -105,7 +100,7 @@ func (r *Record) AddNow(path string) bool {
 	info, err := os.Stat(path)
 	if err != nil {
 		// ENOTDIR too: a name looked up under a file (pkg/a.py/pyproject.toml
-		// when the climb starts at a named file) is missing, as statPath
+		// when the climb starts at a named file) is missing, as stamp.Path
 		// reads it when the record is checked.
 		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
 			r.add(entry{path: path, kind: mustBeMissing})
@@ -183,7 +178,6 @@ func (r *Record) Holds() bool {
 	if len(r.entries) == 0 {
 		return false
 	}
-	limit := r.Began - int64(RacyWindow)
 	var failed atomic.Bool
 	// As many workers as the CPUs the runtime uses, this goroutine one of
 	// them: the stats are short, and more goroutines only cost threads. The
@@ -192,14 +186,14 @@ func (r *Record) Holds() bool {
 	check := func(w int) {
 		for i := w; i < len(r.entries) && !failed.Load(); i += workers {
 			e := &r.entries[i]
-			got, exists, isDir, ok := statPath(e.path)
+			got, exists, isDir, ok := stamp.Path(e.path)
 			switch {
 			case !ok:
 			case e.kind == mustBeMissing && !exists:
 				continue
 			case e.kind == mustBeDir && isDir:
 				continue
-			case e.kind == mustMatch && exists && got == e.stamp && max(got.Mtime, got.Ctime) < limit:
+			case e.kind == mustMatch && exists && got == e.stamp && got.Older(r.Began):
 				continue
 			}
 			failed.Store(true)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sglint/sglint/internal/stamp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,9 +15,9 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	if !Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := RacyWindow
-	RacyWindow = 0
-	t.Cleanup(func() { RacyWindow = old })
+	old := stamp.RacyWindow
+	stamp.RacyWindow = 0
+	t.Cleanup(func() { stamp.RacyWindow = old })
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.py")
@@ -44,9 +45,9 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	assert.Nil(t, Decode(append(data, 0)), "trailing bytes")
 
 	// Too close to the run to tell a later change apart.
-	RacyWindow = time.Hour
+	stamp.RacyWindow = time.Hour
 	assert.False(t, Decode(data).Holds())
-	RacyWindow = 0
+	stamp.RacyWindow = 0
 
 	// A file that was missing appears.
 	missing := filepath.Join(dir, "missing.toml")

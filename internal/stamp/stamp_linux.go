@@ -1,28 +1,26 @@
 //go:build linux
 
-package replay
+package stamp
 
 import (
 	"io/fs"
 	"syscall"
 )
 
-const statSupported = true
+// Full is true where stamps hold times and identity from the stat itself,
+// so that a file rewritten with the same size within the same second is
+// still seen (the replay records need that).
+const Full = true
 
-// stampOf reads a stamp from what os.Stat or os.Lstat returned; false when
-// it holds no stat.
-func stampOf(info fs.FileInfo) (Stamp, bool) {
-	if info == nil {
-		return Stamp{}, false
-	}
+func of(info fs.FileInfo) (Stamp, bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return Stamp{}, false
 	}
-	return stampOfStat(st), true
+	return ofStat(st), true
 }
 
-func stampOfStat(st *syscall.Stat_t) Stamp {
+func ofStat(st *syscall.Stat_t) Stamp {
 	s := Stamp{Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: uint64(st.Ino), Dev: uint64(st.Dev)}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		s.Size = st.Size
@@ -30,13 +28,13 @@ func stampOfStat(st *syscall.Stat_t) Stamp {
 	return s
 }
 
-// statPath stats path, following links, without allocating: its stamp,
+// Path stats path, following links, without allocating: its stamp,
 // whether it exists and whether it is a directory; ok is false when the
 // stat failed for another reason than the path's absence.
-func statPath(path string) (st Stamp, exists, isDir, ok bool) {
+func Path(path string) (st Stamp, exists, isDir, ok bool) {
 	var raw syscall.Stat_t
 	if err := syscall.Stat(path, &raw); err != nil {
 		return Stamp{}, false, false, err == syscall.ENOENT || err == syscall.ENOTDIR
 	}
-	return stampOfStat(&raw), true, raw.Mode&syscall.S_IFMT == syscall.S_IFDIR, true
+	return ofStat(&raw), true, raw.Mode&syscall.S_IFMT == syscall.S_IFDIR, true
 }

@@ -1,0 +1,40 @@
+// Package stamp is what the file system says of a file without reading
+// it: size, modification and change times, inode and device. The caches
+// take a file whose stamp is the one they recorded as unchanged, as git's
+// index does, and trust no stamp taken too close to the recording: git's
+// "racy clean" rule (Older). The plan and pre-scans (analyzer/checker),
+// the directory listings (analyzer/discover) and the replay records
+// (internal/replay) share it.
+package stamp
+
+import (
+	"io/fs"
+	"time"
+)
+
+// Stamp is a file's or directory's size (files only), times (unix
+// nanoseconds) and identity. Off Linux only the size and modification
+// time are known (Of).
+type Stamp struct {
+	Size, Mtime, Ctime int64
+	Ino, Dev           uint64
+}
+
+// RacyWindow: a file changed this close before its stamp was recorded may
+// have changed again within the same timestamp tick, unseen.
+var RacyWindow = 2 * time.Second // a variable for tests
+
+// Older reports whether s's times are all far enough before recorded
+// (unix nanoseconds) that a write after it would show in them.
+func (s Stamp) Older(recorded int64) bool {
+	return max(s.Mtime, s.Ctime) < recorded-int64(RacyWindow)
+}
+
+// Of reads a stamp from what os.Stat or os.Lstat returned (or discovery's
+// FileInfo); false when info holds none.
+func Of(info fs.FileInfo) (Stamp, bool) {
+	if info == nil {
+		return Stamp{}, false
+	}
+	return of(info)
+}
