@@ -15,6 +15,8 @@ package prescan
 import (
 	"bytes"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Class is a class header: `class Name(Base, pkg.Other, metaclass=M):`.
@@ -114,7 +116,7 @@ func Scan(src []byte) *File {
 				if bytes.HasPrefix(name, []byte("def ")) {
 					name = trimSpaceLeft(name[4:])
 					if end := bytes.IndexAny(name, "(["); end > 0 {
-						if id := string(trimSpaceRight(name[:end])); isIdent(id) {
+						if id := string(trimSpaceRight(name[:end])); pyname.IsIdent(id) {
 							f.Funcs = append(f.Funcs, id)
 						}
 					}
@@ -308,7 +310,7 @@ func classHeader(s string) (Class, bool) {
 		return Class{}, false
 	}
 	c := Class{Name: strings.TrimSpace(s[:end])}
-	if !isIdent(c.Name) {
+	if !pyname.IsIdent(c.Name) {
 		return Class{}, false
 	}
 	if s[end] == '[' { // PEP 695 type parameters
@@ -325,7 +327,7 @@ func classHeader(s string) (Class, bool) {
 	if close < 0 {
 		close = len(s)
 	}
-	for _, b := range splitTop(s[end+1 : close]) {
+	for _, b := range pyname.SplitTop(s[end+1:close], ',') {
 		b = strings.TrimSpace(b)
 		if b == "" || strings.Contains(b, "=") {
 			continue // keywords: metaclass=..., total=False
@@ -357,29 +359,9 @@ func matching(s string, open int) int {
 	return -1
 }
 
-// splitTop splits on commas outside brackets.
-func splitTop(s string) []string {
-	var out []string
-	depth, last := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[last:i])
-				last = i + 1
-			}
-		}
-	}
-	return append(out, s[last:])
-}
-
 // appendImports reads `a.b as c, d`.
 func appendImports(out []Import, s string) []Import {
-	for _, part := range splitTop(strings.TrimRight(strings.TrimSpace(s), ";")) {
+	for _, part := range pyname.SplitTop(strings.TrimRight(strings.TrimSpace(s), ";"), ',') {
 		mod, as := splitAs(part)
 		if !isDotted(mod) {
 			continue
@@ -409,13 +391,13 @@ func appendFrom(out []Import, s string) []Import {
 	}
 	names = strings.TrimSpace(names)
 	names = strings.TrimSuffix(strings.TrimPrefix(names, "("), ")")
-	for _, part := range splitTop(names) {
+	for _, part := range pyname.SplitTop(names, ',') {
 		member, as := splitAs(part)
 		if member == "*" {
 			out = append(out, Import{Name: "*", Module: mod, Level: level, Member: "*"})
 			continue
 		}
-		if !isIdent(member) {
+		if !pyname.IsIdent(member) {
 			continue
 		}
 		if as == "" {
@@ -431,28 +413,15 @@ func splitAs(s string) (string, string) {
 	switch {
 	case len(f) == 1:
 		return f[0], ""
-	case len(f) == 3 && f[1] == "as" && isIdent(f[2]):
+	case len(f) == 3 && f[1] == "as" && pyname.IsIdent(f[2]):
 		return f[0], f[2]
 	}
 	return "", ""
 }
 
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 127 || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
-}
-
 func isDotted(s string) bool {
 	for _, p := range strings.Split(s, ".") {
-		if !isIdent(p) {
+		if !pyname.IsIdent(p) {
 			return false
 		}
 	}

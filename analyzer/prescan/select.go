@@ -3,6 +3,8 @@ package prescan
 import (
 	"slices"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Unit is one scanned file of a project.
@@ -36,9 +38,7 @@ func NewProject(units []Unit) *Project {
 		if _, dup := p.byModule[u.Module]; !dup {
 			p.byModule[u.Module] = i
 		}
-		parts := strings.Split(u.Module, ".")
-		for k := 1; k+1 < len(parts); k++ {
-			tail := strings.Join(parts[k:], ".")
+		for tail := range pyname.Tails(u.Module) {
 			if prev, ok := p.suffixes[tail]; ok && prev != i {
 				p.suffixes[tail] = -1
 			} else {
@@ -103,28 +103,12 @@ func (p *Project) canonical(q string) string {
 	return q
 }
 
-// absolute resolves an import's module against unit i.
-func (p *Project) absolute(i int, imp Import) string {
-	if imp.Level == 0 {
-		return imp.Module
-	}
+// absolute resolves an import's module against unit i, as the project
+// model does (pyname.ResolveRelative); false when it climbs above the top
+// package.
+func (p *Project) absolute(i int, imp Import) (string, bool) {
 	u := p.units[i]
-	parts := strings.Split(u.Module, ".")
-	if !u.IsPackage {
-		parts = parts[:len(parts)-1]
-	}
-	up := imp.Level - 1
-	if up > len(parts) {
-		return imp.Module
-	}
-	base := strings.Join(parts[:len(parts)-up], ".")
-	switch {
-	case base == "":
-		return imp.Module
-	case imp.Module == "":
-		return base
-	}
-	return base + "." + imp.Module
+	return pyname.ResolveRelative(u.Module, u.IsPackage, imp.Level, imp.Module)
 }
 
 // resolveName qualifies a dotted name as written in unit i: through its
@@ -138,7 +122,10 @@ func (p *Project) resolveName(i int, dotted string) string {
 			if imp.Name != head {
 				continue
 			}
-			q := p.absolute(i, imp)
+			q, ok := p.absolute(i, imp)
+			if !ok {
+				return dotted // bound to nothing the project knows: as written
+			}
 			switch {
 			case imp.Member != "":
 				q += "." + imp.Member

@@ -2,6 +2,8 @@ package pymodel
 
 import (
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Base is one entry of a method resolution order: a class of the project,
@@ -348,13 +350,13 @@ func coreType(a string) string {
 			continue
 		}
 		if inner, ok := unwrap(a, "Union"); ok {
-			if one, ok := singleNonNone(splitTop(inner, ',')); ok {
+			if one, ok := singleNonNone(pyname.SplitTop(inner, ',')); ok {
 				a = one
 				continue
 			}
 			return ""
 		}
-		if parts := splitTop(a, '|'); len(parts) > 1 {
+		if parts := pyname.SplitTop(a, '|'); len(parts) > 1 {
 			if one, ok := singleNonNone(parts); ok {
 				a = one
 				continue
@@ -381,26 +383,6 @@ func unwrap(a, name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// splitTop splits a at sep outside brackets.
-func splitTop(a string, sep byte) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(a); i++ {
-		switch a[i] {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case sep:
-			if depth == 0 {
-				out = append(out, a[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, a[start:])
 }
 
 func singleNonNone(parts []string) (string, bool) {

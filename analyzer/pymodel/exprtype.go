@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -197,7 +198,7 @@ func dictValueType(a string) (string, bool) {
 		for _, prefix := range []string{"", "typing.", "collections.", "t."} {
 			head := prefix + name + "["
 			if strings.HasPrefix(a, head) && strings.HasSuffix(a, "]") {
-				parts := splitTop(a[len(head):len(a)-1], ',')
+				parts := pyname.SplitTop(a[len(head):len(a)-1], ',')
 				if len(parts) == 2 {
 					return strings.TrimSpace(parts[1]), true
 				}

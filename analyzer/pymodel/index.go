@@ -3,9 +3,10 @@ package pymodel
 import (
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // SourceFile is one summarised file handed to NewIndex.
@@ -161,12 +162,10 @@ func NewIndexFrom(files []SourceFile, prev *Index) *Index {
 		if _, dup := ix.modules[f.Module]; !dup && f.Module != "" {
 			ix.modules[f.Module] = int32(i)
 		}
-		for m := f.Module; m != ""; m = parentModule(m) {
+		for m := f.Module; m != ""; m = pyname.Parent(m) {
 			ix.packages[m] = true
 		}
-		parts := strings.Split(f.Module, ".")
-		for k := 1; k+1 < len(parts); k++ {
-			tail := strings.Join(parts[k:], ".")
+		for tail := range pyname.Tails(f.Module) {
 			if prev, ok := ix.suffixes[tail]; ok && prev != int32(i) {
 				ix.suffixes[tail] = -1
 			} else {

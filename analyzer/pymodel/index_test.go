@@ -66,32 +66,6 @@ func TestModuleName(t *testing.T) {
 	}
 }
 
-func TestResolveRelative(t *testing.T) {
-	tests := []struct {
-		from   string
-		pkg    bool
-		level  int
-		module string
-		want   string
-		ok     bool
-	}{
-		{"a.b.mori.conn", false, 2, "common.conn", "a.b.common.conn", true},
-		{"a.b.mori.conn", false, 1, "", "a.b.mori", true},
-		{"a.b.mori", true, 1, "conn", "a.b.mori.conn", true},
-		{"a.b.mori", true, 2, "common", "a.b.common", true},
-		{"a.conn", false, 3, "x", "", false},
-		{"conn", false, 1, "x", "x", true},
-		{"a.b", false, 0, "x.y", "x.y", true},
-	}
-	for _, tc := range tests {
-		got, ok := ResolveRelative(tc.from, tc.pkg, tc.level, tc.module)
-		assert.Equal(t, tc.ok, ok, "%+v", tc)
-		if tc.ok {
-			assert.Equal(t, tc.want, got, "%+v", tc)
-		}
-	}
-}
-
 // kvProject is a small project in the shape of a KV transfer backend: a
 // base manager, a common manager, and a backend subclass in another
 // package, with a dataclass and relative imports.

@@ -3,6 +3,8 @@ package pymodel
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // ModuleName is the dotted module name of the Python file at path relative
@@ -34,55 +36,9 @@ func ModuleName(root, path string) (name string, isPackage bool) {
 	}
 	// Keep the longest tail of identifier segments.
 	start := len(parts)
-	for start > 0 && isIdentifier(parts[start-1]) {
+	for start > 0 && pyname.IsIdent(parts[start-1]) {
 		start--
 	}
 	parts = parts[start:]
 	return strings.Join(parts, "."), isPackage
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// ResolveRelative turns the module of a relative import into an absolute
-// module name, as seen from module from (a package when isPackage):
-// level 1 is from's package, each further level one package up. It returns
-// false when the import climbs above the top package.
-func ResolveRelative(from string, isPackage bool, level int, module string) (string, bool) {
-	if level <= 0 {
-		return module, true
-	}
-	base := from
-	if !isPackage {
-		base = parentModule(from)
-	}
-	for i := 1; i < level; i++ {
-		if base == "" {
-			return "", false
-		}
-		base = parentModule(base)
-	}
-	switch {
-	case base == "":
-		return module, true
-	case module == "":
-		return base, true
-	}
-	return base + "." + module, true
-}
-
-func parentModule(m string) string {
-	if i := strings.LastIndexByte(m, '.'); i >= 0 {
-		return m[:i]
-	}
-	return ""
 }

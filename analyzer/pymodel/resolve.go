@@ -1,6 +1,10 @@
 package pymodel
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
+)
 
 // Name resolution over the index: what a dotted name written in a function
 // denotes (a project class, function, module or variable, or an external
@@ -104,7 +108,7 @@ func (ix *Index) importSymbol(file int32, imp *Import, depth int) Symbol {
 	f := &ix.Files[file]
 	mod := imp.Module
 	if imp.Level > 0 {
-		abs, ok := ResolveRelative(f.Module, f.Package, int(imp.Level), imp.Module)
+		abs, ok := pyname.ResolveRelative(f.Module, f.Package, int(imp.Level), imp.Module)
 		if !ok {
 			return Symbol{}
 		}
@@ -195,7 +199,7 @@ func (ix *Index) wildcardMember(file int32, name string, depth int) (Symbol, boo
 		}
 		mod := imp.Module
 		if imp.Level > 0 {
-			abs, ok := ResolveRelative(f.Module, f.Package, int(imp.Level), imp.Module)
+			abs, ok := pyname.ResolveRelative(f.Module, f.Package, int(imp.Level), imp.Module)
 			if !ok {
 				continue
 			}

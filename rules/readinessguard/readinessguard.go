@@ -18,6 +18,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/internal/oncemap"
 	"github.com/sglint/sglint/rules/namepattern"
 	"github.com/sglint/sglint/rules/sendpath"
@@ -87,22 +88,9 @@ func validSelfPath(s string) bool {
 		return false
 	}
 	for _, p := range parts {
-		if !isIdent(p) {
+		if !pyname.IsIdent(p) {
 			return false
 		}
-	}
-	return true
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return false
 	}
 	return true
 }

@@ -1,0 +1,97 @@
+// Package pyname is what both the pre-scan (analyzer/prescan, which reads
+// bytes) and the project model (analyzer/pymodel, which reads syntax
+// trees) need to know of Python names: identifiers, dotted module names
+// and their tails, relative imports, and lists split at their top level.
+// It depends on nothing, so the pre-scan stays apart from the parser.
+package pyname
+
+import (
+	"iter"
+	"strings"
+)
+
+// IsIdent reports whether s is a Python identifier (any non-ASCII letter
+// counts, as the pre-scan cannot tell them apart).
+func IsIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// SplitTop splits s at each sep outside brackets ((), [] and {}).
+func SplitTop(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case sep:
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// Parent is the package a dotted module name is in ("" at the top).
+func Parent(module string) string {
+	if i := strings.LastIndexByte(module, '.'); i >= 0 {
+		return module[:i]
+	}
+	return ""
+}
+
+// ResolveRelative turns the module of a relative import into an absolute
+// module name, as seen from module from (a package when isPackage):
+// level 1 is from's package, each further level one package up. It returns
+// false when the import climbs above the top package.
+func ResolveRelative(from string, isPackage bool, level int, module string) (string, bool) {
+	if level <= 0 {
+		return module, true
+	}
+	base := from
+	if !isPackage {
+		base = Parent(from)
+	}
+	for i := 1; i < level; i++ {
+		if base == "" {
+			return "", false
+		}
+		base = Parent(base)
+	}
+	switch {
+	case base == "":
+		return module, true
+	case module == "":
+		return base, true
+	}
+	return base + "." + module, true
+}
+
+// Tails yields the dotted tails of a module name that have two segments
+// or more, without the whole name: `b.c.d` and `c.d` for `a.b.c.d`. A
+// name written in a project that runs from another root (`sglang.x` for
+// `python.sglang.x`) is found by its tail.
+func Tails(module string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := strings.IndexByte(module, '.'); i >= 0; {
+			tail := module[i+1:]
+			j := strings.IndexByte(tail, '.')
+			if j < 0 || !yield(tail) {
+				return
+			}
+			i += 1 + j
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package pyname
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestIsIdent(t *testing.T) {
+	for s, want := range map[string]bool{"a": true, "_x1": true, "été": true, "": false, "1a": false, "a.b": false, "a b": false} {
+		assert.Equal(t, want, IsIdent(s), "%q", s)
+	}
+}
+
+func TestSplitTop(t *testing.T) {
+	assert.Equal(t, []string{"A", " B[C, D]", " metaclass=M({1, 2})"}, SplitTop("A, B[C, D], metaclass=M({1, 2})", ','))
+	assert.Equal(t, []string{"int ", " Optional[a | b]"}, SplitTop("int | Optional[a | b]", '|'))
+	assert.Equal(t, []string{""}, SplitTop("", ','))
+}
+
+func TestResolveRelative(t *testing.T) {
+	for _, tc := range []struct {
+		from   string
+		pkg    bool
+		level  int
+		module string
+		want   string
+		ok     bool
+	}{
+		{"a.b.c", false, 0, "x", "x", true},
+		{"a.b.c", false, 1, "x", "a.b.x", true},
+		{"a.b.c", false, 2, "", "a", true},
+		{"a.b", true, 1, "x", "a.b.x", true},
+		{"a.b", false, 2, "x", "x", true}, // up to the top: absolute
+		{"a.b", false, 3, "x", "", false}, // above the top package
+		{"top", false, 2, "x", "", false},
+		{"a.b.mori.conn", false, 2, "common.conn", "a.b.common.conn", true},
+		{"a.b.mori.conn", false, 1, "", "a.b.mori", true},
+		{"a.b.mori", true, 2, "common", "a.b.common", true},
+		{"conn", false, 1, "x", "x", true},
+	} {
+		got, ok := ResolveRelative(tc.from, tc.pkg, tc.level, tc.module)
+		assert.Equal(t, tc.ok, ok, "%+v", tc)
+		assert.Equal(t, tc.want, got, "%+v", tc)
+	}
+}
+
+func TestTails(t *testing.T) {
+	assert.Equal(t, []string{"b.c.d", "c.d"}, slices.Collect(Tails("a.b.c.d")))
+	assert.Empty(t, slices.Collect(Tails("a.b")))
+	assert.Empty(t, slices.Collect(Tails("a")))
+	for range Tails("a.b.c.d") {
+		break // stopping early is allowed
+	}
+}
