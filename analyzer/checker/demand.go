@@ -170,6 +170,11 @@ type scanned struct {
 	stamped bool
 }
 
+// scannedOf is what phase 0 knows of a file read and pre-scanned.
+func scannedOf(f *file, unit *prescan.File) scanned {
+	return scanned{module: f.Module, pkg: f.Package, hash: f.hash, unit: unit, ok: true}
+}
+
 // readAll is phase 0: know every input's content hash and pre-scan, in
 // parallel. With a cache, an input whose stamp is the one recorded with its
 // scan (and not racily close to it) is not read; the others are read,
@@ -200,7 +205,8 @@ func (r *runner) readAll(now int64) {
 			t0 := time.Now()
 			unit := prescan.Scan(f.Src())
 			ws.prescan += time.Since(t0)
-			r.scans[i] = scanned{module: f.Module, pkg: f.Package, hash: f.hash, unit: unit, ok: true, stamp: st, stamped: stamped}
+			r.scans[i] = scannedOf(f, unit)
+			r.scans[i].stamp, r.scans[i].stamped = st, stamped
 			if stamped {
 				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit})
 			}

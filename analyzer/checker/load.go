@@ -199,19 +199,29 @@ func (w *worker) close() {
 func (r *runner) read(i int, ws *workerStats) *file {
 	in := r.inputs[i]
 	defer recoverInto(&r.problems[i], in.Path)
-	src, prob := readSource(in, r.maxSize, ws)
+	f, prob := r.readInput(in, in.Report, ws)
 	if prob != nil {
 		r.problems[i] = append(r.problems[i], *prob)
 		return nil
 	}
-	f := newFile(in.Path, in.Abs, in.Report, src, r.trees)
-	f.Module, f.Package = moduleOf(r.root, in.Abs, in.Path)
 	if r.cache != nil {
 		t0 := time.Now()
-		f.hash = sha256.Sum256(src)
+		f.hash = sha256.Sum256(f.Src())
 		ws.hash += time.Since(t0)
 	}
 	return f
+}
+
+// readInput reads in into a file with its module name (reported on when
+// report), or says why it cannot be read.
+func (r *runner) readInput(in Input, report bool, ws *workerStats) (*file, *analyzer.Problem) {
+	src, prob := readSource(in, r.maxSize, ws)
+	if prob != nil {
+		return nil, prob
+	}
+	f := newFile(in.Path, in.Abs, report, src, r.trees)
+	f.Module, f.Package = moduleOf(r.root, in.Abs, in.Path)
+	return f, nil
 }
 
 // load is phase 1 for input i: read (unless phase 0 did), then parse,

@@ -220,18 +220,16 @@ func (s *Session) loadOne(sl *slot) {
 				Message: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())})
 		}
 	}()
-	src, prob := readSource(sl.in, s.r.maxSize, newWorkerStats())
+	f, prob := s.r.readInput(sl.in, false, newWorkerStats())
 	if prob != nil {
 		sl.problems = append(sl.problems, *prob)
 		return
 	}
-	tree, err := s.parser.Parse(src)
+	tree, err := s.parser.Parse(f.Src())
 	if err != nil {
 		sl.problems = append(sl.problems, analyzer.Problem{Path: sl.in.Path, Message: err.Error()})
 		return
 	}
-	f := newFile(sl.in.Path, sl.in.Abs, false, src, s.r.trees)
-	f.Module, f.Package = moduleOf(s.r.root, sl.in.Abs, sl.in.Path)
 	f.SetTree(tree)
 	if len(s.r.global) > 0 {
 		summarize(&s.z, f, &sl.problems)
@@ -239,7 +237,7 @@ func (s *Session) loadOne(sl *slot) {
 	sl.sites = s.r.opts.Records.Find(tree)
 	sl.file = f
 	if s.demands != nil {
-		sl.pre = scanned{module: f.Module, pkg: f.Package, unit: prescan.Scan(src), ok: true}
+		sl.pre = scannedOf(f, prescan.Scan(f.Src()))
 	}
 }
 

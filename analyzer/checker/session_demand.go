@@ -15,14 +15,13 @@ import (
 // only: it is parsed if a selection asks for it. A file that cannot be
 // read keeps its problem, as a loaded one would.
 func (s *Session) preScan(sl *slot) {
-	src, prob := readSource(sl.in, s.r.maxSize, newWorkerStats())
+	f, prob := s.r.readInput(sl.in, false, newWorkerStats())
 	if prob != nil {
 		sl.problems = append(sl.problems, *prob)
 		sl.loaded = true
 		return
 	}
-	mod, pkg := moduleOf(s.r.root, sl.in.Abs, sl.in.Path)
-	sl.pre = scanned{module: mod, pkg: pkg, unit: prescan.Scan(src), ok: true}
+	sl.pre = scannedOf(f, prescan.Scan(f.Src()))
 }
 
 // scanOf is the demands' view of the slots now: unit i is slot i.
