@@ -267,7 +267,6 @@ type findingsEntry struct {
 	Content [32]byte
 	Path    string // display path: findings carry it
 	Module  string
-	LocalOK bool
 	Local   []diagEntry
 }
 

@@ -250,7 +250,7 @@ func (r *runner) load(w *worker, i int) {
 			fe = r.cache.loadFindings(f, w.ws)
 		}
 	}
-	if me != nil && (!f.Report || fe != nil && fe.LocalOK) {
+	if me != nil && (!f.Report || fe != nil) {
 		if sites, ok := me.sites(r.opts.Records); ok {
 			f.summaryCached = true // read if the index is needed
 			f.fromCache = true

@@ -106,21 +106,13 @@ func (rc *runCache) savePlan(e *planEntry) {
 }
 
 // scanDigest identifies what the demands read of an input: its module and
-// pre-scan, without the classes' lines (which nothing reads: an edit that
-// moves a class keeps the digest).
+// pre-scan (which holds no line numbers: an edit that moves a class keeps
+// the digest).
 func scanDigest(module string, pkg bool, unit *prescan.File) [16]byte {
 	buf := []byte(module)
 	buf = append(buf, 0)
 	if pkg {
 		buf = append(buf, 1)
-	}
-	if unit != nil {
-		u := *unit
-		u.Classes = slices.Clone(unit.Classes)
-		for i := range u.Classes {
-			u.Classes[i].Line = 0
-		}
-		unit = &u
 	}
 	buf, err := cache.Marshal(buf, &unit)
 	if err != nil {

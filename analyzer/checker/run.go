@@ -347,7 +347,7 @@ func (r *runner) save(i int, ws *workerStats) {
 	if r.cache == nil || !r.inputs[i].onDisk() || !r.localRan[i] || hasInternal(r.problems[i]) {
 		return
 	}
-	e := &findingsEntry{Content: f.hash, Path: f.Path, Module: f.Module, LocalOK: true,
+	e := &findingsEntry{Content: f.hash, Path: f.Path, Module: f.Module,
 		Local: diagEntries(r.localDiags[i])}
 	r.cache.saveFindings(f, e, ws)
 }

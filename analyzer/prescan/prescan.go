@@ -14,6 +14,7 @@ package prescan
 
 import (
 	"bytes"
+	"iter"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/pyname"
@@ -24,7 +25,6 @@ type Class struct {
 	Name   string
 	Bases  []string // positional bases as written (dotted names only)
 	Indent int      // columns of indentation (0: module level)
-	Line   int      // 1-based
 }
 
 // Import binds a local name to a module or a module's member:
@@ -65,7 +65,7 @@ func Scan(src []byte) *File {
 	type open struct{ header, body int }
 	var classes []open
 	self := []byte("self.")
-	for text, n := range logicalLines(src) {
+	for text := range logicalLines(src) {
 		trimmed := trimSpaceLeft(text)
 		indent := len(text) - len(trimmed)
 		if len(trimmed) == 0 {
@@ -102,7 +102,7 @@ func Scan(src []byte) *File {
 		case 'c':
 			if bytes.HasPrefix(trimmed, []byte("class ")) || bytes.HasPrefix(trimmed, []byte("class\t")) {
 				if c, ok := classHeader(string(trimmed[6:])); ok {
-					c.Indent, c.Line = indent, n
+					c.Indent = indent
 					f.Classes = append(f.Classes, c)
 					classes = append(classes, open{header: indent, body: -1})
 				}
@@ -208,17 +208,14 @@ func (lx *lexer) code(line []byte) []byte {
 }
 
 // logicalLines yields each logical line (physical lines joined while a
-// bracket or a triple-quoted string is open, or after a backslash) with its
-// first line number. A line that starts inside a string yields nothing of
-// its own.
-func logicalLines(src []byte) func(yield func([]byte, int) bool) {
-	return func(yield func([]byte, int) bool) {
+// bracket or a triple-quoted string is open, or after a backslash). A line
+// that starts inside a string yields nothing of its own.
+func logicalLines(src []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
 		var lx lexer
 		var cur []byte
-		start, lineNo := 1, 0
 		open := false // cur holds the start of a logical line
 		for len(src) > 0 {
-			lineNo++
 			end := bytes.IndexByte(src, '\n')
 			var raw []byte
 			if end < 0 {
@@ -232,7 +229,7 @@ func logicalLines(src []byte) func(yield func([]byte, int) bool) {
 				if inString {
 					continue // the rest of a string that spans lines
 				}
-				cur, start, open = cur[:0], lineNo, true
+				cur, open = cur[:0], true
 			}
 			cont := false
 			if len(code) > 0 && code[len(code)-1] == '\\' {
@@ -248,12 +245,12 @@ func logicalLines(src []byte) func(yield func([]byte, int) bool) {
 				line = append(cur, code...)
 				cur = line
 			}
-			if !yield(line, start) {
+			if !yield(line) {
 				return
 			}
 		}
 		if open {
-			yield(cur, start)
+			yield(cur)
 		}
 	}
 }
