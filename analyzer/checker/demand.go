@@ -168,6 +168,8 @@ type scanned struct {
 	ok      bool
 	stamp   fileStamp // the stamp the input was read or recorded under
 	stamped bool
+	unitSum [16]byte // unitDigest(unit), when summed
+	summed  bool
 }
 
 // scannedOf is what phase 0 knows of a file read and pre-scanned.
@@ -191,7 +193,8 @@ func (r *runner) readAll(now int64) {
 				if st, stamped = stampOf(in.Abs, in.Info); stamped {
 					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.Older(rec.Written) {
 						mod, pkg := moduleOf(r.root, in.Abs, in.Path)
-						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true, stamp: st, stamped: true}
+						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true, stamp: st, stamped: true,
+							unitSum: rec.UnitSum, summed: true}
 						continue
 					}
 				}
@@ -205,10 +208,12 @@ func (r *runner) readAll(now int64) {
 			t0 := time.Now()
 			unit := prescan.Scan(f.Src())
 			ws.prescan += time.Since(t0)
-			r.scans[i] = scannedOf(f, unit)
-			r.scans[i].stamp, r.scans[i].stamped = st, stamped
+			sc := scannedOf(f, unit)
+			sc.stamp, sc.stamped = st, stamped
+			sc.unitSum, sc.summed = unitDigest(unit), true
+			r.scans[i] = sc
 			if stamped {
-				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit})
+				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit, UnitSum: sc.unitSum})
 			}
 		}
 	})
@@ -407,6 +412,7 @@ type scanEntry struct {
 	Written int64 // unix nanoseconds
 	Hash    [32]byte
 	Unit    *prescan.File
+	UnitSum [16]byte // unitDigest(Unit)
 }
 
 func (rc *runCache) loadScan(abs string, ws *workerStats) (*scanEntry, bool) {
