@@ -143,6 +143,7 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	assert.Equal(t, want2, places(replanned))
 	assert.Equal(t, "", replanned.Stats.Plan)
 	assert.Equal(t, 3, replanned.Stats.Files)
+	assert.Equal(t, 1, replanned.Stats.Parsed, "llama.py only: the edited file, parsed by the try that found its summary changed, comes from the cache")
 	time.Sleep(10 * time.Millisecond)
 	assert.Equal(t, want2, places(run(true)))
 	require.NoError(t, os.WriteFile(conn, connSrc, 0o644))

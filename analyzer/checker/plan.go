@@ -280,7 +280,18 @@ func (r *runner) sameSummaries(p *planEntry, changed []int) bool {
 	r.loadSet(load)
 	for _, i := range load {
 		if !r.summaryIs(i, p.Files[i].Summary) {
-			r.saveModels() // the run that starts over takes them from the cache
+			// The run that starts over takes the loaded files from the
+			// cache: their models, and the file-local findings of those
+			// parsed here (without those, it would parse them again).
+			ws := newWorkerStats()
+			for j, f := range r.files {
+				if f != nil {
+					r.save(j, ws)
+				}
+			}
+			r.mergeStats(ws)
+			r.saveModels()
+			r.saveBundles(&r.cache.findings)
 			return false
 		}
 	}
