@@ -142,6 +142,7 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	replanned := run(true)
 	assert.Equal(t, want2, places(replanned))
 	assert.Equal(t, "", replanned.Stats.Plan)
+	assert.True(t, replanned.Stats.SeedsPlanned, "the pre-scans held: the plan's seeds")
 	assert.Equal(t, 3, replanned.Stats.Files)
 	assert.Equal(t, 1, replanned.Stats.Parsed, "llama.py only: the edited file, parsed by the try that found its summary changed, comes from the cache")
 	time.Sleep(10 * time.Millisecond)

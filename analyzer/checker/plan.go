@@ -52,10 +52,12 @@ type planFile struct {
 const (
 	planStamped = 1 << iota
 	planLoaded
+	planSeed // one of the run's seeds (see plannedSeeds)
 )
 
 func (pf *planFile) stamped() bool { return pf.Flags&planStamped != 0 }
 func (pf *planFile) loaded() bool  { return pf.Flags&planLoaded != 0 }
+func (pf *planFile) seed() bool    { return pf.Flags&planSeed != 0 }
 
 // inputID is FNV-1a (64 bits) of an input's display path, absolute path
 // and Named flag: the plan holds only for the same inputs in the same
@@ -152,17 +154,15 @@ func (r *runner) newPlan(began int64) *planEntry {
 		if sc.stamped {
 			pf.Flags |= planStamped
 		}
-		if sc.ok {
-			if !sc.summed {
-				sc.unitSum, sc.summed = unitDigest(sc.unit), true
-			}
-			pf.Scan = scanDigest(sc.module, sc.pkg, sc.unitSum)
-		}
+		pf.Scan = r.scanDigestOf(i)
 		if f := r.files[i]; f != nil {
 			pf.Flags |= planLoaded
 			pf.Summary = summaryDigest(f.Summary)
 		}
 		p.Files[i] = pf
+	}
+	for _, i := range r.seeded {
+		p.Files[i].Flags |= planSeed
 	}
 	return p
 }

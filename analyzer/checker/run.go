@@ -76,9 +76,10 @@ type Options struct {
 	// the full analysis.
 	Full bool
 
-	// noPlan: the plan of the last run was tried and did not hold (a
-	// loaded file's summary changed); select from the pre-scans.
-	noPlan bool
+	// replan is the plan of the last run when it was tried and did not
+	// hold (a loaded file's summary changed): select from the pre-scans,
+	// starting from its seeds if every pre-scan is the one it recorded.
+	replan *planEntry
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -134,12 +135,12 @@ func Run(inputs []Input, opts Options) *Result {
 			indexProblem = r.link(project)
 		}
 	} else {
-		var replan bool
+		var replan *planEntry
 		project, indexProblem, replan = r.loadOnDemand(demands, &start)
-		if replan {
+		if replan != nil {
 			// The files loaded so far are in the cache: the run that starts
 			// over takes them from there.
-			opts.noPlan = true
+			opts.replan = replan
 			return Run(inputs, opts)
 		}
 	}
@@ -209,6 +210,7 @@ type runner struct {
 	projectRun []bool // the global rules must run (their findings are not cached)
 	projectKey [32]byte
 	newPlanned *planEntry // the plan held, with stamps to record (plan.go)
+	seeded     []int      // the seeds a run that pre-scanned started from (a new plan keeps them)
 	// decodeEarly: a file served by the cache has its summary decoded as
 	// it is loaded, while another worker parses a changed file (the index
 	// will be needed: see loadPlanned).

@@ -25,6 +25,9 @@ type Stats struct {
 	// and asked the demands for more.
 	Scanned int
 	Rounds  int
+	// SeedsPlanned: the run started over because a summary changed, and
+	// took its seeds from the plan, whose pre-scans all held.
+	SeedsPlanned bool
 	// Plan says why a demand-driven run took the last run's selection
 	// without pre-scanning (plan.go): "stamps" (no input changed on disk),
 	// "contents" (inputs touched, none changed), "pre-scans and summaries"

@@ -49,8 +49,12 @@ func writeEngineStats(w io.Writer, st *checker.Stats, ms func(time.Duration) str
 	case st.Plan != "":
 		fmt.Fprintf(w, "  demand              the last run's selection of %d files reused (unchanged: %s)\n", st.Files, st.Plan)
 	case st.Scanned > 0:
-		fmt.Fprintf(w, "  demand              %d files pre-scanned in %s (busy), %d loaded in %d rounds\n",
-			st.Scanned, ms(st.Prescan), st.Files, st.Rounds)
+		seeds := ""
+		if st.SeedsPlanned {
+			seeds = ", from the last run's seeds"
+		}
+		fmt.Fprintf(w, "  demand              %d files pre-scanned in %s (busy), %d loaded in %d rounds%s\n",
+			st.Scanned, ms(st.Prescan), st.Files, st.Rounds, seeds)
 	}
 	fmt.Fprintf(w, "  load      %s   read %s, parse %s, flatten %s, summarise %s, records %s, noqa %s, pack %s (busy)\n",
 		ms(st.LoadWall), ms(st.Read), ms(st.Parse), ms(st.Flatten), ms(st.Summarize), ms(st.Records), ms(st.Noqa), ms(st.Pack))
