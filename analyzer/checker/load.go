@@ -267,10 +267,19 @@ func (r *runner) load(w *worker, i int) {
 		}
 	}
 
-	tree, err := w.parser.ParseReusing(src, reuse)
-	if err != nil {
-		r.problems[i] = append(r.problems[i], analyzer.Problem{Path: in.Path, Message: err.Error()})
-		return
+	tree, timing, preloaded := takePreload(in.Abs, src)
+	if preloaded {
+		w.parser.Timing.Parse += timing.Parse
+		w.parser.Timing.Flatten += timing.Flatten
+		w.parser.Timing.Files += timing.Files
+		w.parser.Timing.Nodes += timing.Nodes
+		w.scratch = reuse // not used: the next parse may reuse it
+	} else {
+		var err error
+		if tree, err = w.parser.ParseReusing(src, reuse); err != nil {
+			r.problems[i] = append(r.problems[i], analyzer.Problem{Path: in.Path, Message: err.Error()})
+			return
+		}
 	}
 	f.SetTree(tree)
 	// Without project rules nothing reads a summary or a tree after this

@@ -5,10 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/internal/replay"
@@ -35,8 +37,9 @@ type replayer struct {
 	prepared chan *replay.Record // the stamps, noted in the background (prepare)
 }
 
-// replays counts the runs given again (tests read it).
-var replays atomic.Int64
+// replays counts the runs given again, preloads the files whose parse a
+// run started before its walk (tests read them).
+var replays, preloads atomic.Int64
 
 // newReplayer returns nil when the run cannot be replayed or recorded.
 func newReplayer(args, paths []string, o *checkOptions, stdout, stderr io.Writer, began time.Time) *replayer {
@@ -74,7 +77,16 @@ func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, b
 		return 0, false
 	}
 	rec := replay.Decode(store.Get(rp.key))
-	if rec == nil || !rec.Holds() {
+	if rec == nil {
+		return 0, false
+	}
+	if !rec.Holds() {
+		// Most likely the file just saved: its parse starts now, while the
+		// run finds its files (checker.Preload).
+		if p := rec.Stale(); strings.HasSuffix(p, ".py") {
+			checker.Preload(p)
+			preloads.Add(1)
+		}
 		return 0, false
 	}
 	if _, err := stdout.Write(rec.Stdout); err != nil {

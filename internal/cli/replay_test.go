@@ -52,8 +52,10 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	step("first run", false)
 	step("nothing changed", true)
 
+	preloaded := preloads.Load()
 	appendText(fabric, "\n\nclass LaterKVManager(FabricKVManager):\n    def send_later(self, k):\n        return self.decode_kv_args_table[k]\n")
 	step("a backend edited in place", false)
+	assert.Greater(t, preloads.Load(), preloaded, "the edited file's parse started before the walk (checker.Preload)")
 	step("nothing changed since", true)
 
 	putFile(t, dir, "python/sglang/srt/disaggregation/fabric/extra.py",
