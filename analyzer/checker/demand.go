@@ -194,7 +194,7 @@ func (r *runner) readAll(now int64) {
 					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.Older(rec.Written) {
 						mod, pkg := moduleOf(r.root, in.Abs, in.Path)
 						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true, stamp: st, stamped: true,
-							unitSum: rec.UnitSum, summed: true}
+							unitSum: rec.UnitSum, summed: rec.UnitSum != [16]byte{}}
 						continue
 					}
 				}
@@ -210,7 +210,9 @@ func (r *runner) readAll(now int64) {
 			ws.prescan += time.Since(t0)
 			sc := scannedOf(f, unit)
 			sc.stamp, sc.stamped = st, stamped
-			sc.unitSum, sc.summed = unitDigest(unit), true
+			if r.cache != nil && !r.keepScans { // for the plan (and the scan entry)
+				sc.unitSum, sc.summed = unitDigest(unit), true
+			}
 			r.scans[i] = sc
 			if stamped {
 				r.cache.saveScan(in.Abs, &scanEntry{Stamp: st, Written: now, Hash: f.hash, Unit: unit, UnitSum: sc.unitSum})
