@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer/cache"
-	"github.com/sglint/sglint/internal/stamp"
+	"github.com/sglint/sglint/internal/stamp/stamptest"
 	"github.com/sglint/sglint/rules"
 )
 
@@ -49,9 +49,7 @@ func kvInputs(dir string) []Input {
 // stamps, a touched but unchanged one by its contents, and a change that
 // adds KV code anywhere is seen.
 func TestDemandPlanAndStamps(t *testing.T) {
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0 // the files of a test are seconds old at most
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 
 	dir := kvProject(t)
 	connSrc, err := os.ReadFile(filepath.Join(dir, "disagg", "conn.py"))

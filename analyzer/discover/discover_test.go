@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sglint/sglint/internal/stamp"
+	"github.com/sglint/sglint/internal/stamp/stamptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -379,9 +379,7 @@ func BenchmarkFindTreeListings(b *testing.B) {
 	opts.Listings = first
 	Find([]string{tree}, opts)
 	data := first.Encode()
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	b.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		opts.Listings = DecodeListings(data)

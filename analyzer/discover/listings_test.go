@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/internal/stamp"
+	"github.com/sglint/sglint/internal/stamp/stamptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,9 +17,7 @@ func TestListingsReuseUnchangedDirectories(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("listings are kept on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 
 	root := t.TempDir()
 	write := func(rel, text string) {
@@ -164,9 +163,7 @@ func TestListingsReadAheadOfExcludes(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("listings are kept on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 	root := t.TempDir()
 	for _, rel := range []string{"a.py", "pkg/b.py", "pkg/sub/c.py", "pkg/sub/deep/d.py"} {
 		p := filepath.Join(root, filepath.FromSlash(rel))

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/internal/replay"
-	"github.com/sglint/sglint/internal/stamp"
+	"github.com/sglint/sglint/internal/stamp/stamptest"
 )
 
 // A run is given again only while nothing it depended on changed; after
@@ -19,9 +19,7 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	if !replay.Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0 // the files of a test are seconds old at most
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
@@ -94,9 +92,7 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 	if !replay.Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 
 	above := t.TempDir()
 	dir := filepath.Join(above, "proj")
@@ -135,9 +131,7 @@ func TestReplayFilePaths(t *testing.T) {
 	if !replay.Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/internal/stamp"
+	"github.com/sglint/sglint/internal/stamp/stamptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,9 +16,7 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	if !Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.py")
@@ -87,9 +86,7 @@ func TestRecordStale(t *testing.T) {
 	if !Supported() {
 		t.Skip("runs are recorded on Linux only")
 	}
-	old := stamp.RacyWindow
-	stamp.RacyWindow = 0
-	t.Cleanup(func() { stamp.RacyWindow = old })
+	stamptest.TrustRecent(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
 	for _, f := range []string{a, b} {
