@@ -121,6 +121,11 @@ done
 
 # col FILE N: the median of column N (1 wall, 2 cpu, 3 rss).
 col() { awk -v c="$2" '{print $c}' "$WORK/t.$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# spread A B prints the range of the per-run ratios of column 1 of files A
+# and B (their runs are interleaved, so run i of each met the same phase of
+# the machine): the verdicts compare the medians' ratio, this shows how far
+# one run of the script may land from it.
+spread() { paste "$WORK/t.$1" "$WORK/t.$2" | awk '{r = $1 / $4; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r} END {printf "%.3f-%.3f", lo, hi}'; }
 # ratio A B prints A/B to four decimals: verdicts compare that, not a
 # rounding that could turn 0.0505 into a met 0.05.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
@@ -192,8 +197,8 @@ for TREE in "${TREES[@]}"; do
   printf 'cold    ast-grep scan         %6.3f s wall  %6.3f s cpu\n' "$S" "$SC"
   printf 'ratio   sglint / ast-grep     %6s  (target <= 0.5: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 0.5)" "$(ratio "$CC" "$SC")"
   printf 'memory  cold peak RSS         %6s MiB  (target <= 120: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 120)"
-  printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.05: %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)"
-  printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.2: %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)"
-  printf 'edit2   a call added          %7.4f s = %s x cold  (reported)\n' "$E2" "$(ratio "$E2" "$C")"
+  printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.05: %s; per run %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)" "$(spread twarm tcold)"
+  printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.2: %s; per run %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)" "$(spread tedit tcold)"
+  printf 'edit2   a call added          %7.4f s = %s x cold  (reported; per run %s)\n' "$E2" "$(ratio "$E2" "$C")" "$(spread tedit2 tcold)"
 done
 [ ! -e "$WORK/missed" ]
