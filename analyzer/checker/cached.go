@@ -246,6 +246,7 @@ type modelEntry struct {
 type summaryEntry struct {
 	Content [32]byte
 	Summary *pymodel.Summary
+	Digest  [16]byte // summaryDigest(Summary): a plan needs it for every loaded file
 }
 
 type directiveEntry struct {
@@ -363,6 +364,7 @@ func (rc *runCache) loadSummary(f *file, ws *workerStats) *pymodel.Summary {
 	if cache.UnmarshalShared(b, &e) != nil || e.Content != f.hash || e.Summary == nil {
 		return nil
 	}
+	f.sumDigest, f.sumDigested = e.Digest, e.Digest != [16]byte{}
 	return e.Summary
 }
 
@@ -404,7 +406,7 @@ func (rc *runCache) saveModel(f *file, set *noqa.Set, sites []records.Site, ws *
 		return
 	}
 	model = bytes.Clone(model) // exact size: the bundle holds it until written
-	sum, err := cache.Marshal(ws.buf[:0], &summaryEntry{Content: f.hash, Summary: f.Summary})
+	sum, err := cache.Marshal(ws.buf[:0], &summaryEntry{Content: f.hash, Summary: f.Summary, Digest: f.summaryDigest()})
 	ws.buf = sum[:0]
 	if err != nil {
 		return

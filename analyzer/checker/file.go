@@ -20,6 +20,18 @@ type file struct {
 	// fromCache: the file was not parsed; its packed tree may be cached.
 	fromCache bool
 	trees     *treeLoader
+	// sumDigest is summaryDigest(Summary) once taken (sumDigested), or as
+	// the cache kept it with the summary.
+	sumDigest   [16]byte
+	sumDigested bool
+}
+
+// summaryDigest is summaryDigest(f.Summary), taken once.
+func (f *file) summaryDigest() [16]byte {
+	if !f.sumDigested {
+		f.sumDigest, f.sumDigested = summaryDigest(f.Summary), true
+	}
+	return f.sumDigest
 }
 
 // newFile wraps a file read from disk (or standard input) for a run whose

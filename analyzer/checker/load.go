@@ -349,5 +349,6 @@ func summarize(z *pymodel.Summarizer, f *file, problems *[]analyzer.Problem) {
 				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()
+	f.sumDigested = false
 	f.Summary = z.Summarize(f.Tree())
 }

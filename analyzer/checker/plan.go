@@ -157,7 +157,7 @@ func (r *runner) newPlan(began int64) *planEntry {
 		pf.Scan = r.scanDigestOf(i)
 		if f := r.files[i]; f != nil {
 			pf.Flags |= planLoaded
-			pf.Summary = summaryDigest(f.Summary)
+			pf.Summary = f.summaryDigest()
 		}
 		p.Files[i] = pf
 	}
@@ -311,7 +311,7 @@ func (r *runner) summaryIs(i int, want [16]byte) bool {
 		}
 		f.summaryCached = false
 	}
-	return summaryDigest(f.Summary) == want
+	return f.summaryDigest() == want
 }
 
 // savePlanned records the plan with the stamps this run saw, when some
