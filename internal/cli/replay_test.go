@@ -27,31 +27,15 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", "python"}
 	step := func(what string, wantReplay bool) {
 		t.Helper()
-		time.Sleep(20 * time.Millisecond) // a later change gets a later time
-		before := replays.Load()
-		code, out, errOut := run(t, dir, args...)
-		freshArgs := append([]string{"--no-cache"}, args[2:]...)
-		wc, wo, we := run(t, dir, freshArgs...)
-		assert.Equal(t, wc, code, what)
-		assert.Equal(t, wo, out, what)
-		assert.Equal(t, we, errOut, what)
-		assert.Equal(t, wantReplay, replays.Load() > before, what)
-		time.Sleep(20 * time.Millisecond)
+		replayStep(t, dir, args, what, wantReplay, true)
 	}
 	fabric := filepath.Join(dir, "python", "sglang", "srt", "disaggregation", "fabric", "conn.py")
-	appendText := func(path, text string) {
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		require.NoError(t, err)
-		_, err = f.WriteString(text)
-		require.NoError(t, err)
-		require.NoError(t, f.Close())
-	}
 
 	step("first run", false)
 	step("nothing changed", true)
 
 	preloaded := preloads.Load()
-	appendText(fabric, "\n\nclass LaterKVManager(FabricKVManager):\n    def send_later(self, k):\n        return self.decode_kv_args_table[k]\n")
+	appendFile(t, fabric, "\n\nclass LaterKVManager(FabricKVManager):\n    def send_later(self, k):\n        return self.decode_kv_args_table[k]\n")
 	step("a backend edited in place", false)
 	assert.Greater(t, preloads.Load(), preloaded, "the edited file's parse started before the walk (checker.Preload)")
 	step("nothing changed since", true)
@@ -66,7 +50,7 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 
 	putFile(t, dir, "python/sglang/srt/disaggregation/.gitignore", "ringdma/\n")
 	step("a .gitignore added", false)
-	appendText(filepath.Join(dir, "python", "sglang", "srt", "disaggregation", ".gitignore"), "fabric/extra.py\n")
+	appendFile(t, filepath.Join(dir, "python", "sglang", "srt", "disaggregation", ".gitignore"), "fabric/extra.py\n")
 	step("a .gitignore edited", false)
 
 	rec := filepath.Join(dir, "records", "e0a1b2c3d4e5f601.json")
@@ -102,15 +86,7 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 	args := []string{"--cache-dir", cacheDir, "--all-files", "pkg"}
 	step := func(what string, wantReplay bool) (int, string) {
 		t.Helper()
-		time.Sleep(20 * time.Millisecond)
-		before := replays.Load()
-		code, out, _ := run(t, dir, args...)
-		wc, wo, _ := run(t, dir, append([]string{"--no-cache"}, args[2:]...)...)
-		assert.Equal(t, wc, code, what)
-		assert.Equal(t, wo, out, what)
-		assert.Equal(t, wantReplay, replays.Load() > before, what)
-		time.Sleep(20 * time.Millisecond)
-		return code, out
+		return replayStep(t, dir, args, what, wantReplay, false)
 	}
 	code, out := step("first run", false)
 	assert.Equal(t, ExitFindings, code)
@@ -141,23 +117,11 @@ func TestReplayFilePaths(t *testing.T) {
 	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", named}
 	step := func(what string, wantReplay bool) {
 		t.Helper()
-		time.Sleep(20 * time.Millisecond)
-		before := replays.Load()
-		code, out, errOut := run(t, dir, args...)
-		wc, wo, we := run(t, dir, append([]string{"--no-cache"}, args[2:]...)...)
-		assert.Equal(t, wc, code, what)
-		assert.Equal(t, wo, out, what)
-		assert.Equal(t, we, errOut, what)
-		assert.Equal(t, wantReplay, replays.Load() > before, what)
-		time.Sleep(20 * time.Millisecond)
+		replayStep(t, dir, args, what, wantReplay, true)
 	}
 	step("first run", false)
 	step("nothing changed", true)
-	f, err := os.OpenFile(filepath.Join(dir, named), os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.WriteString("\n# edited\n")
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	appendFile(t, filepath.Join(dir, named), "\n# edited\n")
 	step("the named file edited", false)
 	step("nothing changed since", true)
 	putFile(t, dir, filepath.Join(dis, "fabric", "extra.py"), "X = 1\n")
@@ -165,4 +129,36 @@ func TestReplayFilePaths(t *testing.T) {
 	step("nothing changed since", true)
 	putFile(t, dir, filepath.Join(dis, "fabric", "extra.py"), "X = 2\n")
 	step("a context file edited", false)
+}
+
+// replayStep runs args in dir (the first two set the cache directory),
+// then the same without the cache, and checks that both give the same
+// exit status and output (and standard error, with stderrToo) and
+// whether the first was given again; it returns the first's status and
+// output. The sleeps keep a change before or after it from landing in the
+// same timestamp tick.
+func replayStep(t *testing.T, dir string, args []string, what string, wantReplay, stderrToo bool) (int, string) {
+	t.Helper()
+	time.Sleep(20 * time.Millisecond)
+	before := replays.Load()
+	code, out, errOut := run(t, dir, args...)
+	wc, wo, we := run(t, dir, append([]string{"--no-cache"}, args[2:]...)...)
+	assert.Equal(t, wc, code, what)
+	assert.Equal(t, wo, out, what)
+	if stderrToo {
+		assert.Equal(t, we, errOut, what)
+	}
+	assert.Equal(t, wantReplay, replays.Load() > before, what)
+	time.Sleep(20 * time.Millisecond)
+	return code, out
+}
+
+// appendFile appends text to the file at path, in place.
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(text)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
 }
