@@ -84,28 +84,12 @@ type planProblem struct {
 	Warning bool
 }
 
-func (rc *runCache) planKey() cache.Key {
-	return cache.NewKey([]byte("plan "+entryVersion), []byte(rc.root), rc.config)
-}
+const planRecord = "plan"
 
 // readPlan returns the plan record, nil if there is none.
-func (rc *runCache) readPlan() *planEntry {
-	data := rc.store.Get(rc.planKey())
-	var e planEntry
-	if data == nil || cache.UnmarshalShared(data, &e) != nil {
-		return nil
-	}
-	return &e
-}
+func (rc *runCache) readPlan() *planEntry { return readRecord[planEntry](rc, planRecord) }
 
-func (rc *runCache) savePlan(e *planEntry) {
-	if rc.readOnly {
-		return
-	}
-	if out, err := cache.Marshal(nil, e); err == nil {
-		rc.store.PutLater(rc.planKey(), out)
-	}
-}
+func (rc *runCache) savePlan(e *planEntry) { rc.saveRecord(planRecord, e) }
 
 // scanDigest identifies what the demands read of an input: its module and
 // pre-scan (which holds no line numbers: an edit that moves a class keeps

@@ -27,17 +27,39 @@ type projectFile struct {
 	Diags []diagEntry
 }
 
-func (rc *runCache) projectRecordKey() cache.Key {
-	return cache.NewKey([]byte("project findings "+entryVersion), []byte(rc.root), rc.config)
-}
+const projectFindingsRecord = "project findings"
 
 func (rc *runCache) readProjectRecord() *projectRecord {
-	data := rc.store.Get(rc.projectRecordKey())
-	var e projectRecord
-	if data == nil || cache.Unmarshal(data, &e) != nil {
+	return readRecord[projectRecord](rc, projectFindingsRecord)
+}
+
+// A record is one cache entry per project root and configuration (the
+// plan, the project findings), named by its kind.
+
+func (rc *runCache) recordKey(name string) cache.Key {
+	return cache.NewKey([]byte(name+" "+entryVersion), []byte(rc.root), rc.config)
+}
+
+// readRecord decodes record name, nil when there is none or it does not
+// decode. Its strings share the entry's bytes.
+func readRecord[T any](rc *runCache, name string) *T {
+	data := rc.store.Get(rc.recordKey(name))
+	var e T
+	if data == nil || cache.UnmarshalShared(data, &e) != nil {
 		return nil
 	}
 	return &e
+}
+
+// saveRecord writes record name in the background (nothing when the
+// cache is read-only).
+func (rc *runCache) saveRecord(name string, v any) {
+	if rc.readOnly {
+		return
+	}
+	if out, err := cache.Marshal(nil, v); err == nil {
+		rc.store.PutLater(rc.recordKey(name), out)
+	}
 }
 
 // loadProjectFindings returns the findings recorded for the project key,
@@ -84,8 +106,6 @@ func (r *runner) saveProjectFindings(indexOK bool) {
 		e.Files = append(e.Files, pf)
 	}
 	slices.SortFunc(e.Files, func(a, b projectFile) int { return strings.Compare(a.Abs, b.Abs) })
-	if out, err := cache.Marshal(nil, &e); err == nil {
-		r.cache.store.PutLater(r.cache.projectRecordKey(), out)
-	}
+	r.cache.saveRecord(projectFindingsRecord, &e)
 	r.stats.CacheWrite += time.Since(t0)
 }
