@@ -8,6 +8,7 @@ import (
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/internal/oncemap"
 )
 
 // File is one Python source file loaded for a run.
@@ -123,8 +124,8 @@ type Project struct {
 	// on or context only), in input order, then source order.
 	RaiseSites []RaiseSite
 
-	shared  sync.Map // key -> *sharedEntry (see Shared)
-	byModel []*File  // by index in Index.Files
+	shared  oncemap.Map[any, any] // see Shared
+	byModel []*File               // by index in Index.Files
 }
 
 // LinkModel records which file each index file is (Project.ModelFile), from
@@ -151,11 +152,6 @@ func (p *Project) ModelFile(fi int32) *File {
 	return p.byModel[fi]
 }
 
-type sharedEntry struct {
-	once  sync.Once
-	value any
-}
-
 // Shared returns the value computed by compute for key, computing it once
 // per project however many passes (on however many goroutines) ask. It is
 // for project-wide analyses that several files' passes read, such as the
@@ -163,10 +159,7 @@ type sharedEntry struct {
 // the caller owns, so that packages cannot collide. compute must not call
 // Shared with the same key. The value is shared: treat it as read-only.
 func (p *Project) Shared(key any, compute func() any) any {
-	e, _ := p.shared.LoadOrStore(key, &sharedEntry{})
-	se := e.(*sharedEntry)
-	se.once.Do(func() { se.value = compute() })
-	return se.value
+	return p.shared.Get(key, compute)
 }
 
 // RaiseSite is a record's raise site in a file of the project.
