@@ -19,15 +19,12 @@ package replay
 import (
 	"cmp"
 	"encoding/binary"
-	"errors"
 	"io/fs"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -98,18 +95,19 @@ func (r *Record) AddNow(path string) bool {
 	if r.seen[path] {
 		return true
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		// ENOTDIR too: a name looked up under a file (pkg/a.py/pyproject.toml
-		// when the climb starts at a named file) is missing, as stamp.Path
-		// reads it when the record is checked.
-		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
-			r.add(entry{path: path, kind: mustBeMissing})
-			return true
-		}
+	// Read as Holds reads it: a name looked up under a file
+	// (pkg/a.py/pyproject.toml, when the climb starts at a named file) is
+	// missing too.
+	st, exists, _, ok := stamp.Path(path)
+	switch {
+	case !ok:
 		return false
+	case !exists:
+		r.add(entry{path: path, kind: mustBeMissing})
+	default:
+		r.AddStamp(path, st)
 	}
-	return r.Add(path, info)
+	return true
 }
 
 // AddDir records that path is a directory, whatever its stamp.

@@ -55,9 +55,17 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	require.NoError(t, os.Remove(missing))
 	assert.False(t, Decode(data).Holds(), "the directory's times changed")
 
-	// Content changed (same size), a file added, a file removed.
+	// Content changed (same size), a file added, a file removed. (The
+	// directory's times changed above, so data holds no more: a record of
+	// the file alone shows the file's own stamp is checked.)
+	alone := New(time.Now())
+	require.True(t, alone.AddNow(file))
+	dataAlone := alone.Encode()
+	assert.True(t, Decode(dataAlone).Holds())
+	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, os.WriteFile(file, []byte("x = 2\n"), 0o644))
 	assert.False(t, Decode(data).Holds())
+	assert.False(t, Decode(dataAlone).Holds(), "the same size, rewritten")
 	rec2 := New(time.Now().Add(time.Second))
 	require.True(t, rec2.AddNow(dir))
 	require.True(t, rec2.AddNow(file))
@@ -65,8 +73,14 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	assert.True(t, Decode(data2).Holds())
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.py"), nil, 0o644))
 	assert.False(t, Decode(data2).Holds(), "the directory changed")
+	time.Sleep(20 * time.Millisecond)
+	alone = New(time.Now())
+	require.True(t, alone.AddNow(file))
+	dataAlone = alone.Encode()
+	assert.True(t, Decode(dataAlone).Holds())
 	require.NoError(t, os.Remove(file))
 	assert.False(t, Decode(data2).Holds())
+	assert.False(t, Decode(dataAlone).Holds(), "the file removed")
 
 	assert.False(t, New(time.Now()).Holds(), "an empty record holds nothing")
 
