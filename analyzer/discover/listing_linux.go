@@ -243,9 +243,6 @@ func (s *statInfo) Mode() fs.FileMode {
 
 // dirStampOf returns what changes when a directory's entries change (an
 // entry added, removed or renamed sets its mtime and ctime) and its
-// identity; false if info holds no stat.
-func dirStampOf(info fs.FileInfo) (DirStamp, bool) {
-	st, ok := stamp.Of(info)
-	st.Size = 0 // a directory's stamp has none (a link to one has its own)
-	return st, ok
-}
+// identity; false if info holds no stat. info is always a directory's
+// (an fstat of the directory opened), whose stamp has no size.
+func dirStampOf(info fs.FileInfo) (DirStamp, bool) { return stamp.Of(info) }

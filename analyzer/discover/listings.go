@@ -17,9 +17,10 @@ import (
 // added, removed or renamed, and each of those sets the directory's mtime
 // and ctime. So a directory whose stamp (times and identity) is the one
 // recorded, and was old enough when recorded that a later change would
-// show in it, is not opened and read again: one stat replaces open, fstat,
-// two getdents and close. Its Python files are still stat'ed, one by one:
-// an edit changes a file, not its directory.
+// show in it, is not listed again: it is opened for its path only, stat'ed
+// and closed, in place of an open, a stat, two getdents and a close. Its
+// Python files are still stat'ed, one by one: an edit changes a file, not
+// its directory.
 //
 // A walk of a few thousand directories spends much of its time in those
 // calls, and a run over an unchanged tree is mostly its walk. Listings are
@@ -29,9 +30,9 @@ type Listings struct {
 	// a directory changed within stamp.RacyWindow before it may have changed
 	// again within the same timestamp tick, and is read again.
 	written int64
-	saved   map[string]savedDir
-	order   []string // the saved directories, sorted
-	now     int64    // when this walk began: the next walk's written
+	saved   map[string]savedDir // read only once decoded: no lock
+	order   []string            // the saved directories, sorted
+	now     int64               // when this walk began: the next walk's written
 
 	mu     sync.Mutex
 	used   map[string]savedDir // this walk's listings, by absolute path
@@ -212,9 +213,7 @@ func (l *Listings) walkedFrom(abs string) {
 // reuse fills lst from the recorded listing of abs if the directory has
 // not changed since; false if it must be read.
 func (l *Listings) reuse(abs string, lst *listing) bool {
-	l.mu.Lock()
 	sd, ok := l.saved[abs]
-	l.mu.Unlock()
 	if !ok {
 		return false
 	}

@@ -301,8 +301,9 @@ func (w *walker) excluded(sc *scoped, name, rel, abs, shown string) bool {
 	return false
 }
 
-// addFile records a file in the order it is reached; info is nil for a
-// file found by a walk, stat'ed later (settle).
+// addFile records a file named on the command line or met while draining
+// deferred entries, in the order it is reached, with what its stat said
+// (a directory's walk appends the files it lists itself, in walkDir).
 func (w *walker) addFile(abs string, info fs.FileInfo, explicit bool) {
 	w.reached = append(w.reached, reachedFile{abs: abs, info: info, explicit: explicit})
 }
