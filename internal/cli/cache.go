@@ -8,15 +8,13 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 )
 
-// openCache returns the store for this run: --cache-dir if given, else
-// cache.DefaultDir(root) ($SGLINT_CACHE_DIR, or .sglint_cache at the top of
-// the checkout); nil with --no-cache, or when the directory cannot be used
-// (a warning says why; the run goes on without).
-func openCache(noCache bool, flagDir, root string, stderr io.Writer) *cache.Store {
+// openCache returns the store for this run in dir (cacheDirOf); nil with
+// --no-cache, or when the directory cannot be used (a warning says why;
+// the run goes on without).
+func openCache(noCache bool, dir string, stderr io.Writer) *cache.Store {
 	if noCache {
 		return nil
 	}
-	dir := cacheDirOf(flagDir, root)
 	engine, err := cache.EngineID()
 	if err == nil {
 		var s *cache.Store
@@ -43,13 +41,14 @@ func loadListings(store *cache.Store) *discover.Listings {
 
 // saveListings records this walk's listings when they changed.
 func saveListings(store *cache.Store, l *discover.Listings) {
-	if store == nil || l == nil || store.ReadOnly() || !l.Changed() {
+	if store == nil || !l.Changed() {
 		return
 	}
 	store.PutLater(listingsKey, l.Encode())
 }
 
-// cacheDirOf is --cache-dir if given, else cache.DefaultDir(root).
+// cacheDirOf is --cache-dir if given, else cache.DefaultDir(root)
+// ($SGLINT_CACHE_DIR, or .sglint_cache at the top of the checkout).
 func cacheDirOf(flagDir, root string) string {
 	if flagDir != "" {
 		return flagDir
@@ -60,12 +59,12 @@ func cacheDirOf(flagDir, root string) string {
 // peekCache opens the store for reading only, without the upkeep of
 // openCache (creating it, marking it used, pruning other builds'): for a
 // run that may only print a recorded output. nil when there is none.
-func peekCache(flagDir, root string) *cache.Store {
+func peekCache(dir string) *cache.Store {
 	engine, err := cache.EngineID()
 	if err != nil {
 		return nil
 	}
-	s, err := cache.OpenReadOnly(cacheDirOf(flagDir, root), engine)
+	s, err := cache.OpenReadOnly(dir, engine)
 	if err != nil {
 		return nil
 	}

@@ -145,17 +145,21 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	root := projectRoot(paths, o.stdinFilename)
 	// Nothing this command depended on changed since it last ran: its
 	// output again, without running (see internal/replay).
+	var cacheDir string // found once: the default is a climb to the checkout's top
+	if !o.noCache {
+		cacheDir = cacheDirOf(o.cacheDir, root)
+	}
 	rp := newReplayer(args, paths, &o, stdout, stderr, rt.start)
 	if rp != nil {
-		if code, ok := rp.replay(peekCache(o.cacheDir, root), stdout, stderr); ok {
+		if code, ok := rp.replay(peekCache(cacheDir), stdout, stderr); ok {
 			return code
 		}
 	}
-	store := openCache(o.noCache, o.cacheDir, root, stderr)
+	store := openCache(o.noCache, cacheDir, stderr)
 	if store != nil {
 		defer store.Wait() // the writes left in the background, last
 	}
-	if rp != nil && store != nil && !store.ReadOnly() {
+	if rp != nil && store != nil {
 		rp.store = store
 		stdout, stderr = rp.capture(stdout, stderr)
 		defer func() { rp.save(exit) }()

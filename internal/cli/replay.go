@@ -105,7 +105,7 @@ func (rp *replayer) capture(stdout, stderr io.Writer) (io.Writer, io.Writer) {
 // prepare starts noting the stamps of what the run depends on, in the
 // background while the run goes on, once discovery is done.
 func (rp *replayer) prepare() {
-	if rp.problems || rp.listings == nil || rp.set == nil || rp.groups == nil {
+	if rp.problems {
 		return
 	}
 	rp.prepared = make(chan *replay.Record, 1)
