@@ -144,12 +144,7 @@ func paths2(files []File) []string {
 // A walk from outside the working directory shows the files inside it
 // relative to it, and the others absolute, as display does for any path.
 func TestWalkFromAboveTheWorkingDirectory(t *testing.T) {
-	root := t.TempDir()
-	for _, rel := range []string{"top.py", "sub/in.py", "sub/deep/more.py"} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, nil, 0o644))
-	}
+	root := tree(t, "top.py", "sub/in.py", "sub/deep/more.py")
 	opts := DefaultOptions()
 	opts.Cwd = filepath.Join(root, "sub")
 	files, probs := Find([]string{".."}, opts)
@@ -164,12 +159,7 @@ func TestListingsReadAheadOfExcludes(t *testing.T) {
 		t.Skip("listings are kept on Linux only")
 	}
 	stamptest.TrustRecent(t)
-	root := t.TempDir()
-	for _, rel := range []string{"a.py", "pkg/b.py", "pkg/sub/c.py", "pkg/sub/deep/d.py"} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, nil, 0o644))
-	}
+	root := tree(t, "a.py", "pkg/b.py", "pkg/sub/c.py", "pkg/sub/deep/d.py")
 	time.Sleep(20 * time.Millisecond)
 	first := DecodeListings(nil)
 	opts := DefaultOptions()
