@@ -57,11 +57,9 @@ func (r *runner) loadAll() {
 	r.loadSet(all)
 }
 
-// loadSet runs phase 1 on the given inputs not loaded yet.
+// loadSet runs phase 1 on the given inputs, none of them loaded yet.
 func (r *runner) loadSet(set []int) {
-	set = slices.DeleteFunc(slices.Clone(set), func(i int) bool { return r.files[i] != nil })
-	n := len(set)
-	parallel(n, r.jobs, func(next <-chan int) {
+	parallel(len(set), r.jobs, func(next <-chan int) {
 		w := r.newWorker()
 		defer w.close()
 		for k := range next {
@@ -70,14 +68,13 @@ func (r *runner) loadSet(set []int) {
 	})
 }
 
-// loadPlanned loads a plan's selection, the files whose content changed
-// first: they are parsed (the longest jobs), while the other workers take
-// the rest from the cache. When a selected file changed, the project
-// rules cannot reuse their findings, so the index will be needed: the
-// cached files' summaries are decoded as they load, in the time the
+// loadPlanned loads a plan's selection set, first the files of it whose
+// content changed: they are parsed (the longest jobs), while the other
+// workers take the rest from the cache. When a selected file changed, the
+// project rules cannot reuse their findings, so the index will be needed:
+// the cached files' summaries are decoded as they load, in the time the
 // parse takes, instead of after it.
-func (r *runner) loadPlanned(set, changed []int) {
-	first := slices.DeleteFunc(slices.Clone(changed), func(i int) bool { return !slices.Contains(set, i) })
+func (r *runner) loadPlanned(set, first []int) {
 	if len(first) == 0 {
 		r.loadSet(set)
 		return
@@ -251,8 +248,10 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 			var changed []int
 			set, changed, planned = r.checkPlan(plan, began)
 			if planned {
-				r.loadPlanned(set, changed)
-				if !r.sameSummaries(plan, changed) {
+				// The changed files of the selection (the plan loaded them).
+				first := slices.DeleteFunc(changed, func(i int) bool { return !plan.Files[i].loaded() })
+				r.loadPlanned(set, first)
+				if !r.sameSummaries(plan, first) {
 					return nil, nil, plan
 				}
 			}
@@ -269,8 +268,8 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 			set = r.seeds(sc, demands)
 		}
 		r.seeded = set
+		r.loadSet(set)
 	}
-	r.loadSet(set)
 	r.stats.LoadWall = time.Since(*start)
 	*start = time.Now()
 	project = r.newProject()

@@ -251,18 +251,11 @@ func planHow(stale, changed int) string {
 	return "pre-scans and summaries"
 }
 
-// sameSummaries loads the inputs of the selection whose content changed
-// and reports whether their summaries are the recorded ones. If not, the
-// files loaded are cached and the run must start over without the plan.
+// sameSummaries reports whether the selection's inputs whose content
+// changed (loaded by loadPlanned) summarise as recorded. If not, the files
+// loaded are cached and the run must start over without the plan.
 func (r *runner) sameSummaries(p *planEntry, changed []int) bool {
-	var load []int
 	for _, i := range changed {
-		if p.Files[i].loaded() {
-			load = append(load, i)
-		}
-	}
-	r.loadSet(load)
-	for _, i := range load {
 		if !r.summaryIs(i, p.Files[i].Summary) {
 			// The run that starts over takes the loaded files from the
 			// cache: their models, and the file-local findings of those
@@ -283,19 +276,11 @@ func (r *runner) sameSummaries(p *planEntry, changed []int) bool {
 	return true
 }
 
-// summaryIs reports whether loaded input i summarises to digest want.
+// summaryIs reports whether loaded input i summarises to digest want
+// (loadPlanned decoded its summary if the cache served it).
 func (r *runner) summaryIs(i int, want [16]byte) bool {
 	f := r.files[i]
-	if f == nil {
-		return false
-	}
-	if f.summaryCached { // the cache knew this content: decode its summary
-		if f.Summary = r.cache.loadSummary(f, newWorkerStats()); f.Summary == nil {
-			return false
-		}
-		f.summaryCached = false
-	}
-	return f.summaryDigest() == want
+	return f != nil && f.summaryDigest() == want
 }
 
 // savePlanned records the plan with the stamps this run saw, when some
