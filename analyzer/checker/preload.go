@@ -2,7 +2,6 @@ package checker
 
 import (
 	"bytes"
-	"os"
 	"sync"
 
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -47,11 +46,10 @@ func Preload(abs string) {
 	go func() {
 		defer close(p.done)
 		defer func() { _ = recover() }() // the Run parses again, and reports it
-		if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() || fi.Size() > DefaultMaxFileSize {
-			return
-		}
-		src, err := os.ReadFile(abs)
-		if err != nil {
+		// Read as a Run reads it (lone CRs made line feeds, binary and
+		// oversized files refused), so the bytes compare equal.
+		src, prob := readSource(Input{Path: abs, Abs: abs}, DefaultMaxFileSize, newWorkerStats())
+		if prob != nil {
 			return
 		}
 		parser := syntax.NewParser()

@@ -56,8 +56,23 @@ func TestPreloadIsUsedOnlyForTheSameBytes(t *testing.T) {
 	require.NoError(t, os.WriteFile(abs, []byte("x = 1\ny = 2\nz = 3\n"), 0o644))
 	assert.Equal(t, []string{"3"}, messages(Run(in, opts)), "the bytes read now, not the preloaded ones")
 
+	// What a Run takes is the preloaded tree itself, and the bytes compare
+	// as the Run reads them: a lone CR is a line feed to both.
+	require.NoError(t, os.WriteFile(abs, []byte("x = 1\ry = 2\n"), 0o644))
+	Preload(abs)
+	preloads.mu.Lock()
+	p = preloads.m[abs]
+	preloads.mu.Unlock()
+	<-p.done
+	src, prob := readSource(in[0], DefaultMaxFileSize, newWorkerStats())
+	require.Nil(t, prob)
+	tree, _, ok := takePreload(abs, src)
+	require.True(t, ok, "taken for the bytes a Run reads")
+	assert.Same(t, p.tree, tree)
+
 	// A preload of a file that is not there, or that no Run loads, is
 	// harmless.
+	require.NoError(t, os.WriteFile(abs, []byte("x = 1\ny = 2\nz = 3\n"), 0o644))
 	Preload(filepath.Join(dir, "missing.py"))
 	assert.Equal(t, []string{"3"}, messages(Run(in, opts)))
 }

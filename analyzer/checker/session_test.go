@@ -157,17 +157,23 @@ func TestSessionReadsTheCacheAndWritesNothing(t *testing.T) {
 	assert.Equal(t, want, outcome(s.Check(p.paths())))
 
 	// A store opened for writing, and files the cache does not know.
+	// (Writes go on in the background: each store is waited for before
+	// the files are looked at.)
 	p.write("pkg/conn.py", "from .base import Base\n\nclass Conn2(Base):\n    pass\n")
-	s = p.session(openStore(t, dir, "engine"), cacheRules, nil)
+	rw := openStore(t, dir, "engine")
+	s = p.session(rw, cacheRules, nil)
 	s.Set(checker.Input{Path: "other.py", Abs: filepath.Join(p.dir, "other.py"), Src: []byte("y = 2\n")})
 	s.Check(p.paths())
 	assert.Equal(t, 3, s.LoadStats().Cached)
+	rw.Wait()
 	assert.Equal(t, before, snapshot())
 
 	// The same with the real rules, whose demands pre-scan every file:
-	// the path that would write pre-scans and a plan.
-	s = p.session(openStore(t, dir, "engine"), rules.All(), nil)
+	// the path that would write pre-scans.
+	rw = openStore(t, dir, "engine")
+	s = p.session(rw, rules.All(), nil)
 	s.Check(p.paths())
+	rw.Wait()
 	assert.Equal(t, before, snapshot())
 }
 
