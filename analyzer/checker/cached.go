@@ -364,7 +364,7 @@ func (rc *runCache) loadSummary(f *file, ws *workerStats) *pymodel.Summary {
 	if cache.UnmarshalShared(b, &e) != nil || e.Content != f.hash || e.Summary == nil {
 		return nil
 	}
-	f.sumDigest, f.sumDigested = e.Digest, e.Digest != [16]byte{}
+	f.sumDigest = e.Digest
 	return e.Summary
 }
 

@@ -123,7 +123,7 @@ func (r *runner) saveModelsLater() {
 	r.modelsSaved = done
 	go func() {
 		d := r.bundlesSaved(&r.cache.models, &r.cache.summaries, &r.cache.trees)
-		r.cache.summaries.drop()
+		r.cache.summaries.drop() // decoded: the raw records are not needed
 		done <- d
 	}()
 }
@@ -139,10 +139,8 @@ func (r *runner) waitModels() {
 // saveModels writes the per-file bundles of the cache now, so that phase 2
 // does not hold them.
 func (r *runner) saveModels() {
-	if r.cache != nil {
-		r.saveBundles(&r.cache.models, &r.cache.summaries, &r.cache.trees)
-		r.cache.summaries.drop() // decoded: the raw records are not needed
-	}
+	r.saveModelsLater()
+	r.waitModels()
 }
 
 // link builds the project index and the facts layer over the loaded files.
@@ -165,8 +163,7 @@ type scanned struct {
 	ok      bool
 	stamp   fileStamp // the stamp the input was read or recorded under
 	stamped bool
-	unitSum [16]byte // unitDigest(unit), when summed
-	summed  bool
+	unitSum [16]byte // unitDigest(unit); zero until taken
 }
 
 // scannedOf is what phase 0 knows of a file read and pre-scanned.
@@ -191,7 +188,7 @@ func (r *runner) readAll(now int64) {
 					if rec, ok := r.cache.loadScan(in.Abs, ws); ok && rec.Stamp == st && st.Older(rec.Written) {
 						mod, pkg := moduleOf(r.root, in.Abs, in.Path)
 						r.scans[i] = scanned{module: mod, pkg: pkg, hash: rec.Hash, unit: rec.Unit, ok: true, stamp: st, stamped: true,
-							unitSum: rec.UnitSum, summed: rec.UnitSum != [16]byte{}}
+							unitSum: rec.UnitSum}
 						continue
 					}
 				}
@@ -208,7 +205,7 @@ func (r *runner) readAll(now int64) {
 			sc := scannedOf(f, unit)
 			sc.stamp, sc.stamped = st, stamped
 			if r.cache != nil && !r.keepScans { // for the plan (and the scan entry)
-				sc.unitSum, sc.summed = unitDigest(unit), true
+				sc.unitSum = unitDigest(unit)
 			}
 			r.scans[i] = sc
 			if stamped {
@@ -334,8 +331,8 @@ func (r *runner) scanDigestOf(i int) [16]byte {
 	if !sc.ok {
 		return [16]byte{}
 	}
-	if !sc.summed {
-		sc.unitSum, sc.summed = unitDigest(sc.unit), true
+	if sc.unitSum == [16]byte{} {
+		sc.unitSum = unitDigest(sc.unit)
 	}
 	return scanDigest(sc.module, sc.pkg, sc.unitSum)
 }

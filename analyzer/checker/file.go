@@ -20,16 +20,15 @@ type file struct {
 	// fromCache: the file was not parsed; its packed tree may be cached.
 	fromCache bool
 	trees     *treeLoader
-	// sumDigest is summaryDigest(Summary) once taken (sumDigested), or as
-	// the cache kept it with the summary.
-	sumDigest   [16]byte
-	sumDigested bool
+	// sumDigest is summaryDigest(Summary) once taken, or as the cache kept
+	// it with the summary; zero until then.
+	sumDigest [16]byte
 }
 
 // summaryDigest is summaryDigest(f.Summary), taken once.
 func (f *file) summaryDigest() [16]byte {
-	if !f.sumDigested {
-		f.sumDigest, f.sumDigested = summaryDigest(f.Summary), true
+	if f.sumDigest == [16]byte{} {
+		f.sumDigest = summaryDigest(f.Summary)
 	}
 	return f.sumDigest
 }

@@ -349,6 +349,6 @@ func summarize(z *pymodel.Summarizer, f *file, problems *[]analyzer.Problem) {
 				Message: fmt.Sprintf("project model panicked: %v\n%s", v, debug.Stack())})
 		}
 	}()
-	f.sumDigested = false
+	f.sumDigest = [16]byte{}
 	f.Summary = z.Summarize(f.Tree())
 }

@@ -107,20 +107,19 @@ func scanDigest(module string, pkg bool, unit [16]byte) [16]byte {
 // cache: a plan written after a run that pre-scanned every input (a change
 // the plan did not survive) needs one per input, and marshalling 2,000
 // pre-scans to hash them took 15 ms.
-func unitDigest(unit *prescan.File) [16]byte {
-	buf, err := cache.Marshal(nil, &unit)
-	if err != nil {
-		return [16]byte{} // a miss: see checkPlan
-	}
-	sum := sha256.Sum256(buf)
-	return [16]byte(sum[:16])
-}
+func unitDigest(unit *prescan.File) [16]byte { return digestOf(&unit) }
 
 // summaryDigest identifies what the demands read of a loaded input's
 // summary: its structure, not its positions (Summary.WithoutPositions).
 func summaryDigest(s *pymodel.Summary) [16]byte {
 	s = s.WithoutPositions()
-	buf, err := cache.Marshal(nil, &s)
+	return digestOf(&s)
+}
+
+// digestOf is the first 16 bytes of the SHA-256 of *v's encoding; zero if
+// it cannot be encoded (a miss: see checkPlan).
+func digestOf[T any](v *T) [16]byte {
+	buf, err := cache.Marshal(nil, v)
 	if err != nil {
 		return [16]byte{}
 	}
