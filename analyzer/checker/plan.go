@@ -159,6 +159,11 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		return nil, nil, false
 	}
 	var stale []int // stamps differ: read again
+	type staleStamp struct {
+		st      fileStamp
+		stamped bool
+	}
+	staleStamps := map[int]staleStamp{} // taken before the read, kept for the next plan
 	for i, in := range r.inputs {
 		pf := &p.Files[i]
 		if !in.onDisk() || pf.ID != inputID(&in) {
@@ -167,6 +172,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		st, stamped := stampOf(in.Abs, in.Info)
 		if !stamped || !pf.stamped() || st != pf.Stamp || !st.Older(p.Written) {
 			stale = append(stale, i)
+			staleStamps[i] = staleStamp{st, stamped}
 		}
 	}
 	miss := make([]bool, len(r.inputs))
@@ -225,7 +231,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		q.Written = began
 		q.Files = slices.Clone(p.Files)
 		for _, i := range stale {
-			st, stamped := stampOf(r.inputs[i].Abs, r.inputs[i].Info)
+			st, stamped := staleStamps[i].st, staleStamps[i].stamped
 			q.Files[i].Stamp = st
 			q.Files[i].Flags &^= planStamped
 			if stamped {
