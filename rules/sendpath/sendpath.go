@@ -130,6 +130,7 @@ type Paths struct {
 	reached
 	flow   *pymodel.Flow // see facts.go
 	guards *pymodel.Guards
+	joins  map[pymodel.FuncRef][]pymodel.CallSite // see future.go
 
 	// Analyses under the entry facts of one call chain (see Escapes).
 	pushMu sync.Mutex
@@ -145,7 +146,6 @@ type reached struct {
 	reach   *pymodel.Reach          // from the outermost entries
 	files   []*analyzer.File        // by index file number
 	scope   *Scope
-	joins   map[pymodel.FuncRef][]pymodel.CallSite // see future.go
 }
 
 // OfProject returns the send paths of a project under cfg, computed once
@@ -154,6 +154,7 @@ func OfProject(proj *analyzer.Project, cfg Config) *Paths {
 	v := proj.Shared(cfg.key(), func() any {
 		r := ReachOf(proj, cfg) // the entries and reach, shared; facts on top
 		p := &Paths{Project: r.Project, reached: r.reached}
+		p.computeJoins() // reads trees: not in ReachOf, which demands call
 		p.computeFacts(cfg.WaitCalls)
 		return p
 	})
@@ -164,9 +165,10 @@ func OfProject(proj *analyzer.Project, cfg Config) *Paths {
 type reachKey struct{ key }
 
 // ReachOf returns the entries and what they reach, without the guard
-// facts that OfProject adds (Facts, EntryFacts and Escapes need those):
-// enough to know which functions are on send paths, for a demand deciding
-// what to load, at a fraction of the cost.
+// facts and executor joins that OfProject adds (Facts, EntryFacts,
+// Escapes and Joins need those): enough to know which functions are on
+// send paths, for a demand deciding what to load, at a fraction of the
+// cost, from the summaries alone (no tree is read, as Demand.More must).
 func ReachOf(proj *analyzer.Project, cfg Config) *Paths {
 	v := proj.Shared(reachKey{cfg.key()}, func() any { return build(proj, cfg) })
 	return v.(*Paths)
@@ -235,7 +237,6 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 		}
 	}
 	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
-	p.computeJoins()
 	return p
 }
 
