@@ -25,6 +25,16 @@ func PathOf(t *syntax.Tree, n syntax.NodeID) (Path, bool) {
 	return Path(b), ok
 }
 
+// AttrPathOf is PathOf for a path that reads no subscript: a name, or
+// attributes over one (`self.kv_mgr.descs`), as a dotted name.
+func AttrPathOf(t *syntax.Tree, n syntax.NodeID) (string, bool) {
+	p, ok := PathOf(t, n)
+	if !ok || strings.ContainsRune(string(p), '[') {
+		return "", false
+	}
+	return string(p), true
+}
+
 // appendPath appends the canonical form of n to dst; literals qualify only
 // as keys (lit).
 func appendPath(dst []byte, t *syntax.Tree, n syntax.NodeID, lit bool) ([]byte, bool) {

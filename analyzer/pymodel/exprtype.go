@@ -34,7 +34,7 @@ func (fl *Flow) exprClass(fn FuncRef, n syntax.NodeID, depth int) (ClassRef, boo
 	}
 	switch t.Kind(n) {
 	case syntax.Identifier, syntax.Attribute:
-		if p, ok := attrPath(t, n); ok {
+		if p, ok := facts.AttrPathOf(t, n); ok {
 			return ix.TypeOf(fn.File, fn.Func, p)
 		}
 	case syntax.Subscript:
@@ -49,7 +49,7 @@ func (fl *Flow) exprClass(fn FuncRef, n syntax.NodeID, depth int) (ClassRef, boo
 				return c, true
 			}
 		}
-		dotted, ok := attrPath(t, f)
+		dotted, ok := facts.AttrPathOf(t, f)
 		if !ok {
 			break
 		}
@@ -75,7 +75,7 @@ func (fl *Flow) exprClass(fn FuncRef, n syntax.NodeID, depth int) (ClassRef, boo
 // itemOf is the item class of the dict that expression tab (an attribute
 // path of fn) holds.
 func (fl *Flow) itemOf(fn FuncRef, tab syntax.NodeID, depth int) (ClassRef, bool) {
-	p, ok := attrPath(fl.tree(fn.File), tab)
+	p, ok := facts.AttrPathOf(fl.tree(fn.File), tab)
 	if !ok {
 		return NoClass, false
 	}
@@ -84,16 +84,6 @@ func (fl *Flow) itemOf(fn FuncRef, tab syntax.NodeID, depth int) (ClassRef, bool
 		return NoClass, false
 	}
 	return fl.itemClass(owner, attr, depth+1)
-}
-
-// attrPath is the access path n denotes when it reads no subscript: a
-// name, or attributes over one (facts.PathOf).
-func attrPath(t *syntax.Tree, n syntax.NodeID) (string, bool) {
-	p, ok := facts.PathOf(t, n)
-	if !ok || strings.ContainsRune(string(p), '[') {
-		return "", false
-	}
-	return string(p), true
 }
 
 // buildsCls: classmethod m returns `cls(...)` on every return (and is not

@@ -270,19 +270,12 @@ func (fl *Flow) Checks(fn FuncRef, res *facts.Result) []Check {
 	}
 	s := fl.ix.Files[fn.File].Summary
 	f := fl.ix.Func(fn)
-	body := t.Field(f.Def, syntax.FBody)
-	if body == syntax.NoNode || t.Kind(f.Def) != syntax.FunctionDefinition {
+	if t.Kind(f.Def) != syntax.FunctionDefinition {
 		return nil
 	}
 	var out []Check
-	end := t.SubtreeEnd(body)
-	for n := body; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.ClassDefinition, syntax.Lambda:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.IfStatement, syntax.AssertStatement:
-		default:
+	for n := range t.OwnScope(f.Def) {
+		if k := t.Kind(n); k != syntax.IfStatement && k != syntax.AssertStatement {
 			continue
 		}
 		c := Check{At: n, Raise: -1}

@@ -112,7 +112,7 @@ func (fl *Flow) returnedSelfPath(g FuncRef) string {
 	if v == syntax.NoNode {
 		return ""
 	}
-	p, ok := attrPath(t, v)
+	p, ok := facts.AttrPathOf(t, v)
 	if !ok {
 		return ""
 	}

@@ -74,8 +74,8 @@ func (c *checker) attrOfMayNone(fl *flow, obj syntax.NodeID, attr string) *origi
 func (c *checker) classOf(fl *flow, obj syntax.NodeID) (pymodel.ClassRef, bool) {
 	pf := c.pass.Project.Flow
 	if pf == nil {
-		if p, ok := facts.PathOf(fl.tree, obj); ok && !strings.ContainsRune(string(p), '[') {
-			return c.ix.TypeOf(fl.fn.File, fl.fn.Func, string(p))
+		if p, ok := facts.AttrPathOf(fl.tree, obj); ok {
+			return c.ix.TypeOf(fl.fn.File, fl.fn.Func, p)
 		}
 		return pymodel.NoClass, false
 	}
