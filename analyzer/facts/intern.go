@@ -3,6 +3,7 @@ package facts
 import (
 	"unsafe"
 
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -221,7 +222,7 @@ func (pt *pathTable) parse(s string, key bool) (pathID, string, bool) {
 		return id, s[end:], id != noPath
 	}
 	i := 0
-	for i < len(s) && isNameByte(s[i]) {
+	for i < len(s) && pyname.IsIdentByte(s[i]) {
 		i++
 	}
 	if i == 0 {
@@ -240,7 +241,7 @@ func (pt *pathTable) parse(s string, key bool) (pathID, string, bool) {
 		switch s[0] {
 		case '.':
 			j := 1
-			for j < len(s) && isNameByte(s[j]) {
+			for j < len(s) && pyname.IsIdentByte(s[j]) {
 				j++
 			}
 			if j == 1 {
@@ -265,10 +266,6 @@ func (pt *pathTable) parse(s string, key bool) (pathID, string, bool) {
 		}
 	}
 	return id, s, true
-}
-
-func isNameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // dependsOn reports whether p's value depends on binding q: q is a prefix

@@ -3,6 +3,7 @@ package facts
 import (
 	"strings"
 
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -183,7 +184,7 @@ func getattrOf(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, string, bool) {
 	}
 	name := lit[1 : len(lit)-1]
 	for i := 0; i < len(name); i++ {
-		if !isNameByte(name[i]) || i == 0 && name[i] >= '0' && name[i] <= '9' {
+		if !pyname.IsIdentByte(name[i]) || i == 0 && name[i] >= '0' && name[i] <= '9' {
 			return syntax.NoNode, "", false
 		}
 	}

@@ -91,7 +91,7 @@ func Scan(src []byte) *File {
 			}
 			before := len(trimmed) - len(rest) + i - 1
 			rest = rest[i+5:]
-			if before >= 0 && isIdentByte(trimmed[before]) {
+			if before >= 0 && pyname.IsIdentByte(trimmed[before]) {
 				continue // myself.x
 			}
 			if name, ok := fieldName(rest); ok {
@@ -271,7 +271,7 @@ func trimSpaceRight(b []byte) []byte {
 // `:=`) at the start of s.
 func fieldName(s []byte) ([]byte, bool) {
 	end := 0
-	for end < len(s) && isIdentByte(s[end]) {
+	for end < len(s) && pyname.IsIdentByte(s[end]) {
 		end++
 	}
 	if end == 0 || s[0] >= '0' && s[0] <= '9' {
@@ -293,10 +293,6 @@ func fieldName(s []byte) ([]byte, bool) {
 		return name, true
 	}
 	return nil, false
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c > 127
 }
 
 // classHeader reads `Name(bases):` or `Name:`.

@@ -369,7 +369,7 @@ func coreType(a string) string {
 		return ""
 	}
 	for i := 0; i < len(a); i++ {
-		if c := a[i]; !(c == '.' || isIdentByte(c)) {
+		if c := a[i]; !(c == '.' || pyname.IsIdentByte(c)) {
 			return ""
 		}
 	}

@@ -1,6 +1,9 @@
 package pymodel
 
-import "github.com/sglint/sglint/analyzer/syntax"
+import (
+	"github.com/sglint/sglint/analyzer/pyname"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
 
 // Classifying values and annotations: what kind of value an expression is,
 // and whether an annotation admits None.
@@ -203,16 +206,12 @@ func (s *summarizer) optionalType(n syntax.NodeID) bool {
 // "Optional[" or a "None" word.
 func optionalText(a string) bool {
 	for i := 0; i+4 <= len(a); i++ {
-		if a[i:i+4] == "None" && (i == 0 || !isIdentByte(a[i-1])) && (i+4 == len(a) || !isIdentByte(a[i+4])) {
+		if a[i:i+4] == "None" && (i == 0 || !pyname.IsIdentByte(a[i-1])) && (i+4 == len(a) || !pyname.IsIdentByte(a[i+4])) {
 			return true
 		}
-		if i+9 <= len(a) && a[i:i+9] == "Optional[" && (i == 0 || !isIdentByte(a[i-1]) || a[i-1] == '.') {
+		if i+9 <= len(a) && a[i:i+9] == "Optional[" && (i == 0 || !pyname.IsIdentByte(a[i-1]) || a[i-1] == '.') {
 			return true
 		}
 	}
 	return false
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

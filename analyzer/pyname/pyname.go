@@ -24,6 +24,12 @@ func IsIdent(s string) bool {
 	return true
 }
 
+// IsIdentByte reports whether c may be part of an identifier (a byte of a
+// non-ASCII letter counts): for scanners that read bytes.
+func IsIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
 // SplitTop splits s at each sep outside brackets ((), [] and {}).
 func SplitTop(s string, sep byte) []string {
 	var out []string
