@@ -22,9 +22,8 @@ import (
 
 // Class is a class header: `class Name(Base, pkg.Other, metaclass=M):`.
 type Class struct {
-	Name   string
-	Bases  []string // positional bases as written (dotted names only)
-	Indent int      // columns of indentation (0: module level)
+	Name  string
+	Bases []string // positional bases as written (dotted names only)
 }
 
 // Import binds a local name to a module or a module's member:
@@ -102,7 +101,6 @@ func Scan(src []byte) *File {
 		case 'c':
 			if bytes.HasPrefix(trimmed, []byte("class ")) || bytes.HasPrefix(trimmed, []byte("class\t")) {
 				if c, ok := classHeader(string(trimmed[6:])); ok {
-					c.Indent = indent
 					f.Classes = append(f.Classes, c)
 					classes = append(classes, open{header: indent, body: -1})
 				}

@@ -54,9 +54,7 @@ class Tail(A, \
 	}
 	assert.Equal(t, []string{"MooncakeKVManager", "Inner", "Plain", "Typed", "Tail"}, classes)
 	assert.Equal(t, []string{"CommonKVManager"}, f.Classes[0].Bases)
-	assert.Equal(t, 0, f.Classes[0].Indent)
 	assert.Equal(t, []string{"pkg.mod.Base", "Generic"}, f.Classes[1].Bases)
-	assert.Equal(t, 4, f.Classes[1].Indent)
 	assert.Empty(t, f.Classes[2].Bases)
 	assert.Equal(t, []string{"Base"}, f.Classes[3].Bases)
 	assert.Equal(t, []string{"A", "B"}, f.Classes[4].Bases)
