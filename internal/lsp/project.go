@@ -80,8 +80,7 @@ type project struct {
 	id       projectID
 	anchor   string // the file whose path located the project (to locate it again)
 	st       *settings
-	options  func() discover.Options // the walk's, read again at each walk (walkOptions)
-	complete bool                    // the root is a real project: every file under it is loaded
+	complete bool // the root is a real project: every file under it is loaded
 	session  *checker.Session
 	onDisk   map[string]bool   // absolute paths found by discovery
 	buffers  map[string]string // text of the open documents the session holds, by path
@@ -108,14 +107,14 @@ func (p *project) abs(display string) string {
 // openProject loads project id with the open documents in it (their text
 // replaces the files on disk).
 func (s *Server) openProject(id projectID, anchor string, st *settings, docs map[string]document) *project {
-	p := &project{id: id, anchor: anchor, st: st, options: s.walkOptions(st.cfg),
+	p := &project{id: id, anchor: anchor, st: st,
 		onDisk: map[string]bool{}, buffers: map[string]string{}}
 	start := time.Now()
 	var inputs []checker.Input
 	at := map[string]int{} // the input of each file found on disk
 	if discover.IsProjectRoot(id.root) {
 		p.complete = true
-		files, problems := discover.Find([]string{id.root}, p.options())
+		files, problems := discover.Find([]string{id.root}, s.walkOptions(st.cfg))
 		for _, pr := range problems {
 			s.logf(MessageLog, "%s", pr)
 		}
@@ -214,11 +213,11 @@ func (p *project) diskChanged(path string) {
 
 // rediscover lists the project's files again (a file was created or
 // deleted) and brings the session in line.
-func (p *project) rediscover() {
+func (p *project) rediscover(opts discover.Options) {
 	if !p.complete {
 		return
 	}
-	files, _ := discover.Find([]string{p.id.root}, p.options())
+	files, _ := discover.Find([]string{p.id.root}, opts)
 	now := map[string]bool{}
 	for _, f := range files {
 		now[f.Abs] = true
@@ -248,19 +247,27 @@ func (p *project) under(path string) bool {
 // below it), as `sglint --stdin-filename FILE` selects the project's other
 // files (internal/cli, through projectfiles.Options). Each walk reads the
 // settings files again: a nested one may have changed since the last.
-// Without a working directory to resolve against, cfg's selection applies
-// to the whole tree.
-func (s *Server) walkOptions(cfg *config.Config) func() discover.Options {
-	return func() discover.Options {
-		res, err := config.NewResolver("", s.opts.Rules)
-		if err == nil {
-			return projectfiles.Options(res, nil)
-		}
-		sc := projectfiles.Scope(cfg)
+// cfg is the project's settings in force: when its own settings file no
+// longer loads, the settings kept (see reloadSettings) still select the
+// files under it, as they still check them. Without a working directory to
+// resolve against, cfg's selection applies to the whole tree.
+func (s *Server) walkOptions(cfg *config.Config) discover.Options {
+	kept := projectfiles.Scope(cfg)
+	res, err := config.NewResolver("", s.opts.Rules)
+	if err != nil {
 		opts := discover.DefaultOptions()
-		opts.RespectGitignore, opts.NoDefaultExcludes, opts.Exclude = sc.RespectGitignore, sc.NoDefaultExcludes, sc.Exclude
+		opts.RespectGitignore, opts.NoDefaultExcludes, opts.Exclude = kept.RespectGitignore, kept.NoDefaultExcludes, kept.Exclude
 		return opts
 	}
+	opts := projectfiles.Options(res, nil)
+	byDir := opts.ScopeOf
+	opts.ScopeOf = func(dir string, has func(string) bool) *discover.Scope {
+		if c := res.ForListedDir(dir, has); cfg.File != "" && res.Err(c) != nil && c.Root == cfg.Root {
+			return kept // the project's own settings file, broken since it loaded
+		}
+		return byDir(dir, has)
+	}
+	return opts
 }
 
 // describe is a short account of a settings error for the user.

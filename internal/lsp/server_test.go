@@ -347,3 +347,32 @@ func TestNestedSettingsSelectTheirFiles(t *testing.T) {
 		assert.Equal(t, tc.want, codes(c.diagnostics(conn, 1).Diagnostics), "pkg/sglint.toml: %s", tc.nested)
 	}
 }
+
+// Settings that no longer load are kept, for which files the project
+// loads as well as for how they are checked: a walk after a file is
+// created still leaves out what the kept settings exclude.
+func TestBrokenSettingsKeepTheirFileSelection(t *testing.T) {
+	dir := t.TempDir()
+	files := fixtureFiles()
+	files["pyproject.toml"] = "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"
+	files["app/__init__.py"] = ""
+	files["app/conn.py"] = fixtureConn
+	delete(files, "pkg/conn.py")
+	writeFiles(t, dir, files)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded")
+	event := func(name string, typ int) {
+		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+			{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
+	}
+
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\nselct = []\n"})
+	event("pyproject.toml", FileChanged)
+	assert.Contains(t, c.logged("window/showMessage", "selct"), "keeping the previous settings")
+	writeFiles(t, dir, map[string]string{"pkg/new.py": "X = 1\n"})
+	event("pkg/new.py", FileCreated)
+	c.change(conn, 2, insertAt(0, 0, "\n"))
+	assert.Empty(t, c.diagnostics(conn, 2).Diagnostics, "the kept settings still exclude pkg/base.py")
+}

@@ -112,7 +112,7 @@ func (s *Server) pass() {
 		}
 	}
 	for p := range rediscover {
-		p.rediscover()
+		p.rediscover(s.walkOptions(p.st.cfg))
 	}
 	for path, uri := range work.closed {
 		if _, open := docs[path]; !open {
