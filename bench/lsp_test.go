@@ -260,7 +260,8 @@ func (s *benchServer) read(r *bufio.Reader) {
 				Message     string            `json:"message"`
 			} `json:"params"`
 		}
-		// The server's own framing library reads its frames.
+		// jsonrpc2's codec reads the frames, not the server's own stream
+		// (internal/lsp/stream.go): a second reader of the same format.
 		if err := (jsonrpc2.VSCodeObjectCodec{}).ReadObject(r, &m); err != nil {
 			return
 		}
