@@ -3,6 +3,7 @@ package discover
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,10 @@ func realPath(abs string) string {
 
 // projectMarkers are the entries that make a directory a project root.
 var projectMarkers = []string{"pyproject.toml", "setup.py", ".git"}
+
+// ProjectMarkers are the names whose presence makes a directory a project
+// root (for a driver that watches them, as the replay record does).
+func ProjectMarkers() []string { return slices.Clone(projectMarkers) }
 
 // IsProjectRoot reports whether dir holds a project marker (pyproject.toml,
 // setup.py or .git).

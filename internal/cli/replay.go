@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -165,11 +166,19 @@ func (rp *replayer) stamps() *replay.Record {
 	for _, p := range rp.paths {
 		tops = append(tops, absFrom(cwd, p))
 	}
+	// The names looked up there: the settings files, .gitignore, and the
+	// project markers (.git apart: its kind matters, below).
+	names := []string{config.PyprojectName, config.StandaloneName, ".gitignore"}
+	for _, m := range discover.ProjectMarkers() {
+		if m != ".git" && !slices.Contains(names, m) {
+			names = append(names, m)
+		}
+	}
 	climbed := map[string]bool{}
 	for _, top := range tops {
 		for d := top; ok && !climbed[d]; d = filepath.Dir(d) {
 			climbed[d] = true
-			for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore", "setup.py"} {
+			for _, name := range names {
 				addNow(filepath.Join(d, name))
 			}
 			git := filepath.Join(d, ".git")

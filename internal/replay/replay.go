@@ -65,7 +65,7 @@ func New(began time.Time) *Record {
 }
 
 // Supported reports whether runs can be recorded here.
-func Supported() bool { return runtime.GOOS == "linux" && stamp.Full }
+func Supported() bool { return stamp.Full }
 
 // Add records path with the stamp it was read under; false if the stamp
 // is unknown, and the record must then not be kept.
