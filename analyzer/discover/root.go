@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // realPath resolves every symbolic link in abs, or returns abs unchanged.
@@ -76,7 +75,7 @@ func ProjectRoot(paths []string) string {
 // absolute and clean).
 func commonDir(a, b string) string {
 	for {
-		if b == a || strings.HasPrefix(b, strings.TrimSuffix(a, string(filepath.Separator))+string(filepath.Separator)) {
+		if within(b, a) {
 			return a
 		}
 		parent := filepath.Dir(a)
