@@ -1,6 +1,9 @@
 package analyzer
 
-import "github.com/sglint/sglint/analyzer/prescan"
+import (
+	"github.com/sglint/sglint/analyzer/prescan"
+	"github.com/sglint/sglint/internal/oncemap"
+)
 
 // Scan is what Demand hooks see before anything is parsed: the pre-scan of
 // every input (unit i is input i; a unit whose file could not be read has
@@ -9,7 +12,13 @@ type Scan struct {
 	Units    *prescan.Project
 	sections map[*Section]any
 	rules    map[*Rule]any
+	shared   oncemap.Map[any, any] // see Shared
 }
+
+// Shared returns the value compute gives for key, computed once per Scan,
+// as Project.Shared does for a project: for what several demands' hooks
+// derive alike (the KV seeds, which two demands list).
+func (sc *Scan) Shared(key any, compute func() any) any { return sc.shared.Get(key, compute) }
 
 // NewScan returns the demands' view of a run, for a driver: units by input
 // index, and the run's settings.

@@ -19,8 +19,18 @@ func scopeConfig(sc *analyzer.Scan) Config {
 	return analyzer.ScanSectionOf(sc, Section, DefaultScopeOptions).Config()
 }
 
+// seeds are memoised on the Scan: memkind's demand lists them too, and
+// finding the KV classes walks every pre-scanned class.
 func seeds(sc *analyzer.Scan) []int {
 	cfg := scopeConfig(sc)
+	v := sc.Shared(seedsKey{cfg.key()}, func() any { return slices.Clip(seedsOf(sc, cfg)) })
+	return v.([]int)
+}
+
+// seedsKey memoises seeds on a Scan.
+type seedsKey struct{ key }
+
+func seedsOf(sc *analyzer.Scan, cfg Config) []int {
 	out := sc.Units.KVUnits(cfg.bases())
 	for _, e := range cfg.Entries {
 		// An entry names a function by a tail of its qualified name: the
