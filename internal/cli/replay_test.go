@@ -16,10 +16,7 @@ import (
 // A run is given again only while nothing it depended on changed; after
 // each change below, the run's output is a run without the cache's.
 func TestReplayOnlyUnchangedRuns(t *testing.T) {
-	if !replay.Supported() {
-		t.Skip("runs are recorded on Linux only")
-	}
-	stamptest.TrustRecent(t)
+	replayTest(t)
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
@@ -73,10 +70,7 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 // there: a configuration appearing above a project that has none changes
 // the run, and is seen.
 func TestReplaySeesSettingsAbove(t *testing.T) {
-	if !replay.Supported() {
-		t.Skip("runs are recorded on Linux only")
-	}
-	stamptest.TrustRecent(t)
+	replayTest(t)
 
 	above := t.TempDir()
 	dir := filepath.Join(above, "proj")
@@ -104,10 +98,7 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 // again, and stops being given again when the named file, another file of
 // the project (context for the analysis) or the project's files change.
 func TestReplayFilePaths(t *testing.T) {
-	if !replay.Supported() {
-		t.Skip("runs are recorded on Linux only")
-	}
-	stamptest.TrustRecent(t)
+	replayTest(t)
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
@@ -161,4 +152,14 @@ func appendFile(t *testing.T, path, text string) {
 	_, err = f.WriteString(text)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
+}
+
+// replayTest skips where runs are not recorded, and trusts the stamps of
+// the files the test writes (stamptest.TrustRecent).
+func replayTest(t *testing.T) {
+	t.Helper()
+	if !replay.Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	stamptest.TrustRecent(t)
 }

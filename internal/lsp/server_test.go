@@ -334,13 +334,7 @@ func TestNestedSettingsSelectTheirFiles(t *testing.T) {
 		{"extend-exclude = []\n", []string{"SGL004"}},
 		{"extend-exclude = [\"base.py\"]\n", []string{}},
 	} {
-		dir := t.TempDir()
-		files := fixtureFiles()
-		files["pkg/sglint.toml"] = tc.nested
-		files["app/__init__.py"] = ""
-		files["app/conn.py"] = fixtureConn
-		delete(files, "pkg/conn.py")
-		writeFiles(t, dir, files)
+		dir := appProject(t, map[string]string{"pkg/sglint.toml": tc.nested})
 		c, _ := startServer(t, testOptions())
 		c.initialize(dir)
 		conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
@@ -352,13 +346,7 @@ func TestNestedSettingsSelectTheirFiles(t *testing.T) {
 // loads as well as for how they are checked: a walk after a file is
 // created still leaves out what the kept settings exclude.
 func TestBrokenSettingsKeepTheirFileSelection(t *testing.T) {
-	dir := t.TempDir()
-	files := fixtureFiles()
-	files["pyproject.toml"] = "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"
-	files["app/__init__.py"] = ""
-	files["app/conn.py"] = fixtureConn
-	delete(files, "pkg/conn.py")
-	writeFiles(t, dir, files)
+	dir := appProject(t, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"})
 	c, _ := startServer(t, testOptions())
 	c.initialize(dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
@@ -375,4 +363,20 @@ func TestBrokenSettingsKeepTheirFileSelection(t *testing.T) {
 	event("pkg/new.py", FileCreated)
 	c.change(conn, 2, insertAt(0, 0, "\n"))
 	assert.Empty(t, c.diagnostics(conn, 2).Diagnostics, "the kept settings still exclude pkg/base.py")
+}
+
+// appProject is the fixture project with the sender in app/ rather than
+// beside its base in pkg/, so that settings under pkg/ select the base
+// alone; files replace or add to it.
+func appProject(t *testing.T, files map[string]string) string {
+	dir := t.TempDir()
+	all := fixtureFiles()
+	delete(all, "pkg/conn.py")
+	all["app/__init__.py"] = ""
+	all["app/conn.py"] = fixtureConn
+	for name, text := range files {
+		all[name] = text
+	}
+	writeFiles(t, dir, all)
+	return dir
 }
