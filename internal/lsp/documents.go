@@ -11,14 +11,14 @@ import (
 
 // pending is the work the connection leaves for the worker.
 type pending struct {
-	docs   map[string]bool   // documents opened, changed or closed, by path
-	closed map[string]string // URIs of the documents closed, by path
-	disk   map[string]int    // files created, changed or deleted on disk, by path
-	reload bool              // a settings file changed
+	docs     map[string]bool   // documents opened, changed or closed, by path
+	closed   map[string]string // URIs of the documents closed, by path
+	disk     map[string]int    // files created, changed or deleted on disk, by path
+	settings map[string]bool   // settings files changed, by path
 }
 
 func newPending() *pending {
-	return &pending{docs: map[string]bool{}, closed: map[string]string{}, disk: map[string]int{}}
+	return &pending{docs: map[string]bool{}, closed: map[string]string{}, disk: map[string]int{}, settings: map[string]bool{}}
 }
 
 // settingsFile reports a file whose change may change a project's settings.
@@ -120,7 +120,7 @@ func (s *Server) didSave(p DidSaveTextDocumentParams) {
 		return
 	}
 	s.mu.Lock()
-	s.pending.reload = true
+	s.pending.settings[path] = true
 	s.mu.Unlock()
 	s.wakeWorker()
 }
@@ -150,7 +150,7 @@ func (s *Server) didChangeWatchedFiles(p DidChangeWatchedFilesParams) {
 		switch {
 		case !ok:
 		case settingsFile(path):
-			s.pending.reload = true
+			s.pending.settings[path] = true
 		case ch.Type == FileDeleted || strings.HasSuffix(path, ".py") && ch.Type == FileCreated || strings.HasSuffix(path, ".py") && ch.Type == FileChanged:
 			// A deleted directory may have held Python files.
 			if prev := s.pending.disk[path]; prev == 0 || ch.Type != FileChanged {

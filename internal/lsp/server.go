@@ -209,8 +209,9 @@ func (s *Server) dispatch(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 	case "workspace/didChangeWatchedFiles":
 		return nil, handle(req, s.didChangeWatchedFiles)
 	case "workspace/didChangeWorkspaceFolders":
-		// Projects are found from each document's path, not from the
-		// folders: the notification is only checked to be well formed.
+		// Not asked for (see initialize), but a client may send it:
+		// projects are found from each document's path, not from the
+		// folders, so it is only checked to be well formed.
 		return nil, handle(req, func(DidChangeWorkspaceFoldersParams) {})
 	case "textDocument/codeAction":
 		return answer(req, s.codeAction)
@@ -280,8 +281,9 @@ func (s *Server) initialize(p InitializeParams) InitializeResult {
 	c.TextDocumentSync.OpenClose = true
 	c.TextDocumentSync.Change = SyncIncremental
 	c.CodeActionProvider.CodeActionKinds = []string{QuickFix}
+	// Any number of folders; their changes are not asked for, since
+	// projects are found from each document's path.
 	c.Workspace.WorkspaceFolders.Supported = true
-	c.Workspace.WorkspaceFolders.ChangeNotifications = true
 	return res
 }
 

@@ -342,6 +342,45 @@ func TestNestedSettingsSelectTheirFiles(t *testing.T) {
 	}
 }
 
+// A nested settings file created, changed or removed on its own (no Python
+// file created or deleted meanwhile) changes which files the project
+// loads, as the next `sglint --stdin-filename` would.
+func TestNestedSettingsChangedAlone(t *testing.T) {
+	dir := appProject(t, nil)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	event := func(name string, typ int) {
+		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+			{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
+	}
+
+	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"kv.py\"]\n"})
+	event("pkg/sglint.toml", FileCreated)
+	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"base.py\"]\n"})
+	event("pkg/sglint.toml", FileChanged)
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded")
+	require.NoError(t, os.Remove(filepath.Join(dir, "pkg/sglint.toml")))
+	event("pkg/sglint.toml", FileDeleted)
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+}
+
+// An open document that a new settings file governs moves to that file's
+// project, though another document located the project it was in.
+func TestDocumentsMoveToTheirNewSettings(t *testing.T) {
+	dir := appProject(t, nil)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase) // the project's anchor
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	writeFiles(t, dir, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+		{URI: pathURI(filepath.Join(dir, "app/sglint.toml")), Type: FileCreated}}})
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "app/conn.py is checked under app/sglint.toml")
+}
+
 // Settings that no longer load are kept, for which files the project
 // loads as well as for how they are checked: a walk after a file is
 // created still leaves out what the kept settings exclude.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -77,7 +78,17 @@ func (s *Server) pass() {
 	start := time.Now()
 	work, docs := s.snapshot()
 	touched := map[*project]bool{}
-	if work.reload {
+	// A settings file below a project's root selects the files under it
+	// (its excludes): the project's walk reads it again.
+	var nested []*project
+	for path := range work.settings {
+		for _, p := range w.projects {
+			if p.under(path) && filepath.Dir(path) != p.id.root && !slices.Contains(nested, p) {
+				nested = append(nested, p)
+			}
+		}
+	}
+	if len(work.settings) > 0 {
 		s.reloadSettings(docs, touched)
 	}
 	for path := range work.docs {
@@ -98,6 +109,12 @@ func (s *Server) pass() {
 		touched[p] = true
 	}
 	rediscover := map[*project]bool{} // once per project, however many files a checkout created
+	for _, p := range nested {
+		if w.projects[p.id] == p { // not loaded again by reloadSettings
+			rediscover[p] = true
+			touched[p] = true
+		}
+	}
 	for path, typ := range work.disk {
 		for _, p := range w.projects {
 			if !p.under(path) {
@@ -170,9 +187,18 @@ func (s *Server) projectOf(path string, docs map[string]document) *project {
 // reloadSettings reads every project's settings again: a project whose
 // settings (or settings file) changed is dropped, and its open documents
 // are loaded again into their project; one whose settings no longer load
-// keeps the previous ones.
+// keeps the previous ones. An open document that a settings file created
+// or removed puts in another project (its nearest settings file is no
+// longer its project's) moves to that project.
 func (s *Server) reloadSettings(docs map[string]document, touched map[*project]bool) {
 	w := s.w
+	for path, p := range w.docProj {
+		if id, err := locate(path); err == nil && id != p.id {
+			p.release(path)
+			delete(w.docProj, path)
+			touched[p] = true
+		}
+	}
 	for id, p := range w.projects {
 		newID, err := locate(p.anchor)
 		var st *settings
