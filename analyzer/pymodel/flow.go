@@ -331,6 +331,31 @@ func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool)
 	return best, bestLen >= 0
 }
 
+// sameFieldKey gives a callee a membership key that no binding reaches,
+// through the one argument that is a field of the same name on another
+// object: a caller that added `chunk.room` to a table and passes
+// `info.room` on has, in sglang's transfer code, carried one request's id
+// from record to record (`info = self.infos[chunk.room]`), which the facts
+// do not follow. Counting the check may miss a KeyError between two
+// requests; not counting it reports one that cannot happen. Only
+// membership passed to callees: nothing learns a key is absent this way.
+func sameFieldKey(key facts.Path, bs []binding) (facts.Path, bool) {
+	name, ok := key.Field()
+	if !ok {
+		return "", false
+	}
+	found := facts.Path("")
+	for _, b := range bs {
+		if n, ok := b.caller.Field(); ok && n == name {
+			if found != "" && found != b.callee {
+				return "", false // two candidates: neither
+			}
+			found = b.callee
+		}
+	}
+	return found, found != ""
+}
+
 // translateFacts appends to dst the translations of f through the
 // bindings. A path may be reachable through several bindings (`self.descs`
 // through the receiver self and through the argument `self.descs` bound to
@@ -341,6 +366,9 @@ func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool)
 		return dst
 	}
 	k, ok := translatePath(f.Key, bs, toCaller)
+	if !ok && f.Kind == facts.In && !toCaller {
+		k, ok = sameFieldKey(f.Key, bs)
+	}
 	if !ok {
 		return dst
 	}

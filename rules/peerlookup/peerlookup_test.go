@@ -91,9 +91,9 @@ func TestOptions(t *testing.T) {
 	assert.Contains(t, all, "lookups.py:19")
 	threadsOnly := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: []string{}}))
 	assert.Equal(t, []string{"asserts.py:22", "futures.py:32", "futures.py:46", "futures.py:79", "futures.py:113",
-		"nested.py:33", "nested.py:61", "receivers.py:25", "receivers.py:46",
+		"nested.py:33", "nested.py:61", "receivers.py:25", "receivers.py:46", "records.py:27",
 		"workers.py:23", "workers.py:33", "workers.py:65"}, threadsOnly)
 	withEntry := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}))
 	assert.Contains(t, withEntry, "lookups.py:19")
-	assert.Len(t, withEntry, 13)
+	assert.Len(t, withEntry, 14)
 }
