@@ -381,6 +381,25 @@ func TestDocumentsMoveToTheirNewSettings(t *testing.T) {
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "app/conn.py is checked under app/sglint.toml")
 }
 
+// A document that moves into a project already loaded (its nested
+// settings file removed) is checked there with its text in the editor, not
+// the file on disk: here the buffer has the unchecked lookup the saved file
+// guards.
+func TestDocumentsMoveWithTheirText(t *testing.T) {
+	lines := strings.SplitAfter(fixtureConn, "\n")
+	saved := strings.Join(lines[:11], "") + fixtureGuard + strings.Join(lines[11:], "")
+	dir := appProject(t, map[string]string{"app/conn.py": saved, "app/sglint.toml": "ignore = [\"SGL004\"]\n"})
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase) // loads the project app/conn.py moves to
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Empty(t, c.diagnostics(conn, 1).Diagnostics, "SGL004 is ignored under app/sglint.toml")
+	require.NoError(t, os.Remove(filepath.Join(dir, "app/sglint.toml")))
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+		{URI: pathURI(filepath.Join(dir, "app/sglint.toml")), Type: FileDeleted}}})
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "the buffer is checked, not the guarded file")
+}
+
 // Settings that no longer load are kept, for which files the project
 // loads as well as for how they are checked: a walk after a file is
 // created still leaves out what the kept settings exclude.

@@ -225,6 +225,7 @@ func (s *Server) reloadSettings(docs map[string]document, touched map[*project]b
 	for path, d := range docs {
 		if d.lintable() && w.docProj[path] == nil {
 			if p := s.projectOf(path, docs); p != nil {
+				p.setBuffer(path, d.text) // a project loaded before has the file on disk
 				touched[p] = true
 			}
 		}
