@@ -152,7 +152,11 @@ func (s *Server) didChangeWatchedFiles(p DidChangeWatchedFilesParams) {
 		case settingsFile(path):
 			s.pending.settings[path] = true
 		case ch.Type == FileDeleted || strings.HasSuffix(path, ".py") && ch.Type == FileCreated || strings.HasSuffix(path, ".py") && ch.Type == FileChanged:
-			// A deleted directory may have held Python files.
+			// A deleted directory may have held Python files, and settings
+			// files: it comes as one event, for the directory alone.
+			if ch.Type == FileDeleted && !strings.HasSuffix(path, ".py") {
+				s.pending.settings[path] = true
+			}
 			if prev := s.pending.disk[path]; prev == 0 || ch.Type != FileChanged {
 				s.pending.disk[path] = ch.Type // a create or delete outweighs a change
 			}

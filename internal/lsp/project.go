@@ -235,9 +235,27 @@ func (p *project) rediscover(opts discover.Options) {
 	p.onDisk = now
 }
 
+// openAnchor is a document of the project that is open: its anchor if it
+// is, else the first by path; "" if none is.
+func (p *project) openAnchor(docProj map[string]*project) string {
+	if docProj[p.anchor] == p {
+		return p.anchor
+	}
+	first := ""
+	for path, dp := range docProj {
+		if dp == p && (first == "" || path < first) {
+			first = path
+		}
+	}
+	return first
+}
+
 // under reports whether path lies inside the project's root.
-func (p *project) under(path string) bool {
-	rel, err := filepath.Rel(p.id.root, path)
+func (p *project) under(path string) bool { return inDir(path, p.id.root) }
+
+// inDir reports whether path is dir or lies inside it.
+func inDir(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 

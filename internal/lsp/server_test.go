@@ -400,6 +400,53 @@ func TestDocumentsMoveWithTheirText(t *testing.T) {
 	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "the buffer is checked, not the guarded file")
 }
 
+// The root's settings select the files of the directories a nested
+// project file does not govern: a project checked under app/sglint.toml
+// walks pkg/ again when the root's pyproject.toml changes.
+func TestRootSettingsReachANestedProject(t *testing.T) {
+	dir := appProject(t, map[string]string{"app/sglint.toml": "ignore = []\n"})
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"})
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+		{URI: pathURI(filepath.Join(dir, "pyproject.toml")), Type: FileChanged}}})
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded by the root's settings")
+}
+
+// When the document a project was located from moves to another project,
+// the project stays loaded for the documents still in it: its settings did
+// not change.
+func TestAnchorMovingOutKeepsItsProject(t *testing.T) {
+	dir := appProject(t, nil)
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn) // the project's anchor
+	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase)
+	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	writeFiles(t, dir, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+		{URI: pathURI(filepath.Join(dir, "app/sglint.toml")), Type: FileCreated}}})
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+	assert.Zero(t, c.countLogged("settings of"), "no project's settings changed")
+	assert.Equal(t, 2, c.countLogged("loaded "), "the first project and app/sglint.toml's, once each")
+}
+
+// A directory deleted whole comes as one event: the open documents its
+// settings file governed move to the settings above.
+func TestDeletedDirectoryMovesItsDocuments(t *testing.T) {
+	dir := appProject(t, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Empty(t, c.diagnostics(conn, 1).Diagnostics)
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, "app")))
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+		{URI: pathURI(filepath.Join(dir, "app")), Type: FileDeleted}}})
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "checked under the root's settings")
+}
+
 // Settings that no longer load are kept, for which files the project
 // loads as well as for how they are checked: a walk after a file is
 // created still leaves out what the kept settings exclude.

@@ -78,12 +78,15 @@ func (s *Server) pass() {
 	start := time.Now()
 	work, docs := s.snapshot()
 	touched := map[*project]bool{}
-	// A settings file below a project's root selects the files under it
-	// (its excludes): the project's walk reads it again.
+	// A settings file other than the project's own, in or above its root,
+	// may select files of the project (a nested file's excludes below it,
+	// the root's for the directories a nested project file does not
+	// govern): the project's walk reads it again. A change to the project's
+	// own file is reloadSettings' to judge.
 	var nested []*project
 	for path := range work.settings {
 		for _, p := range w.projects {
-			if p.under(path) && filepath.Dir(path) != p.id.root && !slices.Contains(nested, p) {
+			if path != p.id.configFile && (p.under(path) || inDir(p.id.root, filepath.Dir(path))) && !slices.Contains(nested, p) {
 				nested = append(nested, p)
 			}
 		}
@@ -192,14 +195,24 @@ func (s *Server) projectOf(path string, docs map[string]document) *project {
 // longer its project's) moves to that project.
 func (s *Server) reloadSettings(docs map[string]document, touched map[*project]bool) {
 	w := s.w
+	movedOut := map[*project]bool{}
 	for path, p := range w.docProj {
 		if id, err := locate(path); err == nil && id != p.id {
 			p.release(path)
 			delete(w.docProj, path)
-			touched[p] = true
+			touched[p], movedOut[p] = true, true
 		}
 	}
 	for id, p := range w.projects {
+		// The project is located again from a document still in it: its
+		// anchor may have moved out, which says nothing of its settings.
+		if a := p.openAnchor(w.docProj); a != "" {
+			p.anchor = a
+		} else if movedOut[p] {
+			p.session.Close() // every document it checked is elsewhere now
+			delete(w.projects, id)
+			continue
+		}
 		newID, err := locate(p.anchor)
 		var st *settings
 		if err == nil {
