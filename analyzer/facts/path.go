@@ -149,19 +149,6 @@ func (p Path) Rebase(old, new Path) (Path, bool) {
 	return new + p[len(old):], true
 }
 
-// Field is the attribute a path of attributes ends with (`room` for
-// `req.room`); false for a bare name or a path with a subscript.
-func (p Path) Field() (string, bool) {
-	if strings.ContainsRune(string(p), '[') {
-		return "", false
-	}
-	i := strings.LastIndexByte(string(p), '.')
-	if i < 0 {
-		return "", false
-	}
-	return string(p[i+1:]), true
-}
-
 // Root is the name a path starts from (`self` for `self.a[k].b`).
 func (p Path) Root() string {
 	for i := 0; i < len(p); i++ {

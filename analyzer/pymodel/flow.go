@@ -3,6 +3,7 @@ package pymodel
 import (
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/sglint/sglint/analyzer/cfg"
@@ -339,14 +340,17 @@ func translatePath(p facts.Path, bs []binding, toCaller bool) (facts.Path, bool)
 // do not follow. Counting the check may miss a KeyError between two
 // requests; not counting it reports one that cannot happen. Only
 // membership passed to callees: nothing learns a key is absent this way.
+// Every use of caller facts in a callee sees it: SGL004's checks, and a
+// callee's `if k not in t: raise` that a caller's membership rules out
+// (SGL010).
 func sameFieldKey(key facts.Path, bs []binding) (facts.Path, bool) {
-	name, ok := key.Field()
+	name, ok := fieldOf(key)
 	if !ok {
 		return "", false
 	}
 	found := facts.Path("")
 	for _, b := range bs {
-		if n, ok := b.caller.Field(); ok && n == name {
+		if n, ok := fieldOf(b.caller); ok && n == name {
 			if found != "" && found != b.callee {
 				return "", false // two candidates: neither
 			}
@@ -354,6 +358,17 @@ func sameFieldKey(key facts.Path, bs []binding) (facts.Path, bool) {
 		}
 	}
 	return found, found != ""
+}
+
+// fieldOf is the attribute a path of attributes ends with (`room` for
+// `req.room`); false for a bare name or a path through a subscript
+// (`reqs[i].room`).
+func fieldOf(p facts.Path) (string, bool) {
+	if strings.ContainsRune(string(p), '[') {
+		return "", false
+	}
+	head, last := splitLast(string(p))
+	return last, head != ""
 }
 
 // translateFacts appends to dst the translations of f through the

@@ -410,3 +410,37 @@ class Mgr:
 		fl.ToCallee(site, cal, []facts.Fact{facts.NonEmptyFact("self.descs")}))
 	assert.Nil(t, fl.ToCallee(site, Callee{Func: NoFunc}, []facts.Fact{facts.NonEmptyFact("self.descs")}))
 }
+
+// A membership key no binding reaches goes to the one argument that is a
+// field of the same name (sameFieldKey): only membership, only toward a
+// callee, never through a subscript, and not when two arguments qualify.
+func TestSameFieldKeys(t *testing.T) {
+	in := func(kind facts.Kind, key facts.Path) facts.Fact {
+		return facts.Fact{Kind: kind, Path: "self.status", Key: key}
+	}
+	self := binding{callee: "self", caller: "self"}
+	room := binding{callee: "room", caller: "info.room"}
+	for _, tc := range []struct {
+		name     string
+		f        facts.Fact
+		bs       []binding
+		toCaller bool
+		want     []facts.Fact
+	}{
+		{"same field", in(facts.In, "chunk.room"), []binding{self, room}, false,
+			[]facts.Fact{in(facts.In, "room")}},
+		{"a bound key wins", in(facts.In, "info.room"), []binding{self, room}, false,
+			[]facts.Fact{in(facts.In, "room")}},
+		{"another field", in(facts.In, "chunk.peer"), []binding{self, room}, false, nil},
+		{"not membership", in(facts.NotIn, "chunk.room"), []binding{self, room}, false, nil},
+		{"toward the caller", facts.Fact{Kind: facts.In, Path: "self.status", Key: "job.room"},
+			[]binding{self, room}, true, nil},
+		{"through a subscript", in(facts.In, "chunks[0].room"), []binding{self, room}, false, nil},
+		{"a bare name", in(facts.In, "room"), []binding{self, {callee: "r", caller: "info.room"}}, false, nil},
+		{"two candidates", in(facts.In, "chunk.room"),
+			[]binding{self, room, {callee: "alt", caller: "other.room"}}, false, nil},
+	} {
+		got := translateFacts(nil, tc.f, tc.bs, tc.toCaller)
+		assert.Equal(t, tc.want, got, tc.name)
+	}
+}
