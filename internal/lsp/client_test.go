@@ -279,6 +279,13 @@ func (c *testClient) open(path, text string) string {
 	return uri
 }
 
+// watched tells the server that the file name under dir was created,
+// changed or deleted (typ), as a client watching files for it does.
+func (c *testClient) watched(dir, name string, typ int) {
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
+		{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
+}
+
 func (c *testClient) change(uri string, version int, changes ...TextDocumentContentChangeEvent) {
 	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
 		TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: &version}, ContentChanges: changes})

@@ -153,27 +153,23 @@ func TestSettingsReloadWhenTheirFileChanges(t *testing.T) {
 	c.initialize(dir)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
-	settingsChanged := func() {
-		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-			{URI: pathURI(filepath.Join(dir, "pyproject.toml")), Type: FileChanged}}})
-	}
 
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nignore = [\"SGL004\"]\n"})
-	settingsChanged()
+	c.watched(dir, "pyproject.toml", FileChanged)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 
 	// Settings that do not load are shown, and the previous ones kept.
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nignore = [\"SGL004\"]\nselct = []\n"})
-	settingsChanged()
+	c.watched(dir, "pyproject.toml", FileChanged)
 	msg := c.logged("window/showMessage", "selct")
 	assert.Contains(t, msg, "keeping the previous settings")
 
 	// per-file-ignores apply to the open file as on the command line.
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\n[tool.sglint.per-file-ignores]\n\"pkg/base.py\" = [\"SGL004\"]\n"})
-	settingsChanged()
+	c.watched(dir, "pyproject.toml", FileChanged)
 	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\n[tool.sglint.per-file-ignores]\n\"pkg/conn.py\" = [\"SGL004\"]\n"})
-	settingsChanged()
+	c.watched(dir, "pyproject.toml", FileChanged)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 
 	// A client that does not watch files: the settings file saved in the
@@ -198,26 +194,22 @@ func TestFilesChangedOnDisk(t *testing.T) {
 	c.initialize(dir)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
-	event := func(name string, typ int) {
-		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-			{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
-	}
 
 	// A closed file changed by another program (a checkout) is read again.
 	writeFiles(t, dir, map[string]string{"pkg/base.py": "class RingTransport(object):\n    pass\n"})
-	event("pkg/base.py", FileChanged)
+	c.watched(dir, "pkg/base.py", FileChanged)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 
 	// A file created on disk joins the project.
 	writeFiles(t, dir, map[string]string{"pkg/kv.py": fixtureBase})
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pkg/base.py"), []byte("from pkg.kv import RingTransport\n"), 0o644))
-	event("pkg/kv.py", FileCreated)
-	event("pkg/base.py", FileChanged)
+	c.watched(dir, "pkg/kv.py", FileCreated)
+	c.watched(dir, "pkg/base.py", FileChanged)
 	assert.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
 
 	// And leaves it when deleted.
 	require.NoError(t, os.Remove(filepath.Join(dir, "pkg/kv.py")))
-	event("pkg/kv.py", FileDeleted)
+	c.watched(dir, "pkg/kv.py", FileDeleted)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 }
 
@@ -351,18 +343,14 @@ func TestNestedSettingsChangedAlone(t *testing.T) {
 	c.initialize(dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
-	event := func(name string, typ int) {
-		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-			{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
-	}
 
 	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"kv.py\"]\n"})
-	event("pkg/sglint.toml", FileCreated)
+	c.watched(dir, "pkg/sglint.toml", FileCreated)
 	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"base.py\"]\n"})
-	event("pkg/sglint.toml", FileChanged)
+	c.watched(dir, "pkg/sglint.toml", FileChanged)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded")
 	require.NoError(t, os.Remove(filepath.Join(dir, "pkg/sglint.toml")))
-	event("pkg/sglint.toml", FileDeleted)
+	c.watched(dir, "pkg/sglint.toml", FileDeleted)
 	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 }
 
@@ -376,8 +364,7 @@ func TestDocumentsMoveToTheirNewSettings(t *testing.T) {
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 	writeFiles(t, dir, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
-	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-		{URI: pathURI(filepath.Join(dir, "app/sglint.toml")), Type: FileCreated}}})
+	c.watched(dir, "app/sglint.toml", FileCreated)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "app/conn.py is checked under app/sglint.toml")
 }
 
@@ -395,8 +382,7 @@ func TestDocumentsMoveWithTheirText(t *testing.T) {
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Empty(t, c.diagnostics(conn, 1).Diagnostics, "SGL004 is ignored under app/sglint.toml")
 	require.NoError(t, os.Remove(filepath.Join(dir, "app/sglint.toml")))
-	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-		{URI: pathURI(filepath.Join(dir, "app/sglint.toml")), Type: FileDeleted}}})
+	c.watched(dir, "app/sglint.toml", FileDeleted)
 	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "the buffer is checked, not the guarded file")
 }
 
@@ -410,8 +396,7 @@ func TestRootSettingsReachANestedProject(t *testing.T) {
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"})
-	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-		{URI: pathURI(filepath.Join(dir, "pyproject.toml")), Type: FileChanged}}})
+	c.watched(dir, "pyproject.toml", FileChanged)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded by the root's settings")
 }
 
@@ -426,8 +411,7 @@ func TestAnchorMovingOutKeepsItsProject(t *testing.T) {
 	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 	writeFiles(t, dir, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
-	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-		{URI: pathURI(filepath.Join(dir, "app/sglint.toml")), Type: FileCreated}}})
+	c.watched(dir, "app/sglint.toml", FileCreated)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 	assert.Zero(t, c.countLogged("settings of"), "no project's settings changed")
 	assert.Equal(t, 2, c.countLogged("loaded "), "the first project and app/sglint.toml's, once each")
@@ -442,8 +426,7 @@ func TestDeletedDirectoryMovesItsDocuments(t *testing.T) {
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, "app")))
-	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-		{URI: pathURI(filepath.Join(dir, "app")), Type: FileDeleted}}})
+	c.watched(dir, "app", FileDeleted)
 	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "checked under the root's settings")
 }
 
@@ -456,16 +439,12 @@ func TestBrokenSettingsKeepTheirFileSelection(t *testing.T) {
 	c.initialize(dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded")
-	event := func(name string, typ int) {
-		c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{
-			{URI: pathURI(filepath.Join(dir, name)), Type: typ}}})
-	}
 
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\nselct = []\n"})
-	event("pyproject.toml", FileChanged)
+	c.watched(dir, "pyproject.toml", FileChanged)
 	assert.Contains(t, c.logged("window/showMessage", "selct"), "keeping the previous settings")
 	writeFiles(t, dir, map[string]string{"pkg/new.py": "X = 1\n"})
-	event("pkg/new.py", FileCreated)
+	c.watched(dir, "pkg/new.py", FileCreated)
 	c.change(conn, 2, insertAt(0, 0, "\n"))
 	assert.Empty(t, c.diagnostics(conn, 2).Diagnostics, "the kept settings still exclude pkg/base.py")
 }
