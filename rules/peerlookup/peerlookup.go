@@ -116,7 +116,7 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, sub syntax.NodeID,
 	case l.entry.Kind == sendpath.Thread:
 		fate = fmt.Sprintf("no handler catches it, so it ends transfer thread `%s` and every request queued on it stalls", entryName)
 	case l.entry.Kind == sendpath.Executor:
-		fate = fmt.Sprintf("executor task `%s` keeps it in the Future `submit` returned, which no send path reads (`.result()`), so the request is never failed", entryName)
+		fate = sendpath.UnreadFuture(entryName, "it")
 	case l.reraise != nil:
 		fate = fmt.Sprintf("the handler at line %d raises again, so the error escapes %s `%s` into code outside the send path instead of failing this request", l.reraise.Line, l.entry.Kind, entryName)
 	default:

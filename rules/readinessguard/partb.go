@@ -267,7 +267,7 @@ func (ck *checker) escapeMessage(er emptyRaise, e sendpath.Escape) string {
 	case sendpath.Thread:
 		fmt.Fprintf(&b, "the %s ends the transfer thread `%s` and every request it serves", er.site.Exc, entry)
 	case sendpath.Executor:
-		fmt.Fprintf(&b, "executor task `%s` keeps the %s in the Future `submit` returned, which no send path reads (`.result()`), so the request is never failed", entry, er.site.Exc)
+		b.WriteString(sendpath.UnreadFuture(entry, "the "+er.site.Exc))
 	default:
 		fmt.Fprintf(&b, "the %s leaves `%s` for its caller (the scheduler) instead of skipping the KV send", er.site.Exc, entry)
 	}

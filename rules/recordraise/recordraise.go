@@ -104,7 +104,7 @@ func message(paths *sendpath.Paths, f *finding) string {
 	case sendpath.Thread:
 		b.WriteString("the thread ends instead of one request failing")
 	case sendpath.Executor:
-		b.WriteString("the executor keeps it in the Future `submit` returned, which no send path reads, and the request is never failed")
+		b.WriteString(sendpath.UnreadFuture(ix.Func(f.Entry.Func).QualName, "it"))
 	default:
 		b.WriteString("the caller fails instead of one request")
 	}

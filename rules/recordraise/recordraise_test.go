@@ -107,6 +107,11 @@ func TestDedicatedRuleWins(t *testing.T) {
 	}
 	want := []string{"executor.py:41", "record_shape.py:46", "worker_handlers.py:53"}
 	assert.Equal(t, want, places(alone, "SGL010"))
+	for _, d := range alone {
+		if d.Path == "executor.py" {
+			assert.Contains(t, d.Message, "so executor task `DetachedWorker._move_detached` keeps it in the Future `submit` returned, which no send path reads (`.result()`), and the request is never failed", "worded as SGL001 and SGL004 word it")
+		}
+	}
 	assert.Empty(t, places(both, "SGL010"), "SGL001 reports both places for the same record")
 	assert.Subset(t, places(both, "SGL001"), want)
 }

@@ -32,6 +32,7 @@
 package sendpath
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -110,6 +111,13 @@ func (k Kind) String() string {
 		return "configured entry"
 	}
 	return "entry"
+}
+
+// UnreadFuture is what an error does in executor task `task` whose Future
+// no send path reads: what names the error ("it", "the RuntimeError").
+// The KV rules word this fate alike.
+func UnreadFuture(task, what string) string {
+	return fmt.Sprintf("executor task `%s` keeps %s in the Future `submit` returned, which no send path reads (`.result()`), and the request is never failed", task, what)
 }
 
 // Entry is one entry function.
