@@ -1,6 +1,7 @@
 package cfg
 
 import (
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -54,7 +55,7 @@ func walkHandlers(t *syntax.Tree, n syntax.NodeID, exc string, yield func(Catch)
 	if n < 0 || int(n) >= t.Len() {
 		return
 	}
-	exc = lastName(exc)
+	exc = pyname.Last(exc)
 	for m := n; ; {
 		p := t.Parent(m)
 		if p == syntax.NoNode {
@@ -92,15 +93,6 @@ func blockOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		}
 	}
 	return syntax.NoNode
-}
-
-func lastName(s string) string {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return s[i+1:]
-		}
-	}
-	return s
 }
 
 // catches reports whether except clause c catches class exc.

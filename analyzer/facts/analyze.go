@@ -1,10 +1,10 @@
 package facts
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -130,7 +130,7 @@ func Analyze(t *syntax.Tree, g *cfg.Graph, opts Options) *Result {
 		waits = DefaultWaitCalls
 	}
 	for _, w := range waits {
-		a.waits = append(a.waits, lastName(w))
+		a.waits = append(a.waits, pyname.Last(w))
 	}
 	a.collect()
 	if len(a.facts) > 0 {
@@ -140,13 +140,6 @@ func Analyze(t *syntax.Tree, g *cfg.Graph, opts Options) *Result {
 	}
 	a.paths.frozen = true // queries must not write (Results are shared)
 	return &Result{a: a}
-}
-
-func lastName(s string) string {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // fact interns f into the universe; -1 once the universe is full.

@@ -3,6 +3,8 @@ package pymodel
 import (
 	"slices"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // CallKind says how a call was resolved.
@@ -325,7 +327,7 @@ func (ix *Index) findEntry(site CallSite, desc map[ClassRef][]ClassRef, out []En
 		if a.Path == "" {
 			return out
 		}
-		recv, name := splitLast(a.Path)
+		recv, name := pyname.Parent(a.Path), pyname.Last(a.Path)
 		rk := RefAttr
 		if recv == "" {
 			rk = RefName

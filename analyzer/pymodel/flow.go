@@ -8,6 +8,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer/cfg"
 	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/internal/oncemap"
 )
@@ -367,8 +368,7 @@ func fieldOf(p facts.Path) (string, bool) {
 	if strings.ContainsRune(string(p), '[') {
 		return "", false
 	}
-	head, last := splitLast(string(p))
-	return last, head != ""
+	return pyname.Last(string(p)), pyname.Parent(string(p)) != ""
 }
 
 // translateFacts appends to dst the translations of f through the

@@ -1,6 +1,7 @@
 package pymodel
 
 import (
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -103,7 +104,7 @@ func (s *summarizer) classify(u *AttrUse, e syntax.NodeID) {
 			u.Kind, u.Op = Read, OpNone // calling the root itself: the call's business
 			return
 		}
-		recv, m := splitLast(u.Path)
+		recv, m := pyname.Parent(u.Path), pyname.Last(u.Path)
 		u.Path, u.Method = recv, m
 		if op, ok := mutators[m]; ok {
 			u.Kind, u.Op = Mutate, op
@@ -274,15 +275,6 @@ func (s *summarizer) valueRef(v syntax.NodeID) string {
 		}
 	}
 	return ""
-}
-
-func splitLast(path string) (string, string) {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '.' {
-			return path[:i], path[i+1:]
-		}
-	}
-	return "", path
 }
 
 func (s *summarizer) call(n syntax.NodeID) {

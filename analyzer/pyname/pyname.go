@@ -58,6 +58,15 @@ func Parent(module string) string {
 	return ""
 }
 
+// Last is the last part of a dotted name (the name itself if it has no
+// dot): the class of `errors.KVError`, the method of `self.send`.
+func Last(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
 // ResolveRelative turns the module of a relative import into an absolute
 // module name, as seen from module from (a package when isPackage):
 // level 1 is from's package, each further level one package up. It returns

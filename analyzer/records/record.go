@@ -26,6 +26,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Record is one error record. Only the fields sglint uses are kept; any
@@ -76,7 +78,7 @@ func (s Source) String() string {
 
 // ClassName is the last part of ErrorClass ("RuntimeError" for
 // "builtins.RuntimeError"): code names classes either way.
-func (r *Record) ClassName() string { return lastName(r.ErrorClass) }
+func (r *Record) ClassName() string { return pyname.Last(r.ErrorClass) }
 
 // FirstTip is the first prevention tip, or "" if there is none.
 func (r *Record) FirstTip() string {
@@ -163,11 +165,4 @@ func (s *Set) Lookup(key string) *Record {
 		}
 	}
 	return nil
-}
-
-func lastName(s string) string {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
