@@ -291,6 +291,14 @@ func (c *testClient) change(uri string, version int, changes ...TextDocumentCont
 		TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: &version}, ContentChanges: changes})
 }
 
+// serve starts a server with the test options and initializes it on the
+// project at dir.
+func serve(t *testing.T, dir string) *testClient {
+	c, _ := startServer(t, testOptions())
+	c.initialize(dir)
+	return c
+}
+
 // startServer runs a server in this process, on pipes.
 func startServer(t *testing.T, opts Options) (*testClient, <-chan int) {
 	sr, cw := io.Pipe()

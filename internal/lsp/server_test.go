@@ -30,8 +30,7 @@ func codes(ds []Diagnostic) []string {
 
 func TestDiagnosticsFollowEditsAcrossFiles(t *testing.T) {
 	dir := fixtureProject(t)
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	got := c.diagnostics(conn, 1)
 	require.Equal(t, []string{"SGL004"}, codes(got.Diagnostics))
@@ -149,8 +148,7 @@ func TestQuickFixAddsNoqaToTheLine(t *testing.T) {
 
 func TestSettingsReloadWhenTheirFileChanges(t *testing.T) {
 	dir := fixtureProject(t)
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
 
@@ -190,8 +188,7 @@ func TestSettingsReloadWhenTheirFileChanges(t *testing.T) {
 
 func TestFilesChangedOnDisk(t *testing.T) {
 	dir := fixtureProject(t)
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
 
@@ -327,8 +324,7 @@ func TestNestedSettingsSelectTheirFiles(t *testing.T) {
 		{"extend-exclude = [\"base.py\"]\n", []string{}},
 	} {
 		dir := appProject(t, map[string]string{"pkg/sglint.toml": tc.nested})
-		c, _ := startServer(t, testOptions())
-		c.initialize(dir)
+		c := serve(t, dir)
 		conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 		assert.Equal(t, tc.want, codes(c.diagnostics(conn, 1).Diagnostics), "pkg/sglint.toml: %s", tc.nested)
 	}
@@ -339,8 +335,7 @@ func TestNestedSettingsSelectTheirFiles(t *testing.T) {
 // loads, as the next `sglint --stdin-filename` would.
 func TestNestedSettingsChangedAlone(t *testing.T) {
 	dir := appProject(t, nil)
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 
@@ -358,8 +353,7 @@ func TestNestedSettingsChangedAlone(t *testing.T) {
 // project, though another document located the project it was in.
 func TestDocumentsMoveToTheirNewSettings(t *testing.T) {
 	dir := appProject(t, nil)
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase) // the project's anchor
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
@@ -376,8 +370,7 @@ func TestDocumentsMoveWithTheirText(t *testing.T) {
 	lines := strings.SplitAfter(fixtureConn, "\n")
 	saved := strings.Join(lines[:11], "") + fixtureGuard + strings.Join(lines[11:], "")
 	dir := appProject(t, map[string]string{"app/conn.py": saved, "app/sglint.toml": "ignore = [\"SGL004\"]\n"})
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase) // loads the project app/conn.py moves to
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Empty(t, c.diagnostics(conn, 1).Diagnostics, "SGL004 is ignored under app/sglint.toml")
@@ -391,8 +384,7 @@ func TestDocumentsMoveWithTheirText(t *testing.T) {
 // walks pkg/ again when the root's pyproject.toml changes.
 func TestRootSettingsReachANestedProject(t *testing.T) {
 	dir := appProject(t, map[string]string{"app/sglint.toml": "ignore = []\n"})
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 	writeFiles(t, dir, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"})
@@ -405,8 +397,7 @@ func TestRootSettingsReachANestedProject(t *testing.T) {
 // not change.
 func TestAnchorMovingOutKeepsItsProject(t *testing.T) {
 	dir := appProject(t, nil)
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn) // the project's anchor
 	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
@@ -421,8 +412,7 @@ func TestAnchorMovingOutKeepsItsProject(t *testing.T) {
 // settings file governed move to the settings above.
 func TestDeletedDirectoryMovesItsDocuments(t *testing.T) {
 	dir := appProject(t, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Empty(t, c.diagnostics(conn, 1).Diagnostics)
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, "app")))
@@ -435,8 +425,7 @@ func TestDeletedDirectoryMovesItsDocuments(t *testing.T) {
 // created still leaves out what the kept settings exclude.
 func TestBrokenSettingsKeepTheirFileSelection(t *testing.T) {
 	dir := appProject(t, map[string]string{"pyproject.toml": "[tool.sglint]\nextend-exclude = [\"base.py\"]\n"})
-	c, _ := startServer(t, testOptions())
-	c.initialize(dir)
+	c := serve(t, dir)
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded")
 
