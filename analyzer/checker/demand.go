@@ -325,14 +325,12 @@ func (r *runner) plannedSeeds(p *planEntry) ([]int, bool) {
 }
 
 // scanDigestOf is scanDigest of input i's pre-scan (zero when it could not
-// be read, as the plan records it).
+// be read, as the plan records it). With a cache, phase 0 took every
+// pre-scan's digest (readAll), or read it with the pre-scan.
 func (r *runner) scanDigestOf(i int) [16]byte {
 	sc := &r.scans[i]
 	if !sc.ok {
 		return [16]byte{}
-	}
-	if sc.unitSum == [16]byte{} {
-		sc.unitSum = unitDigest(sc.unit)
 	}
 	return scanDigest(sc.module, sc.pkg, sc.unitSum)
 }

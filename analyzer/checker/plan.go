@@ -158,12 +158,14 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 	if len(p.Files) != len(r.inputs) {
 		return nil, nil, false
 	}
-	var stale []int // stamps differ: read again
-	type staleStamp struct {
+	// The inputs whose stamps differ, read again, with the stamp taken
+	// before the read (kept for the next plan).
+	type staleInput struct {
+		i       int
 		st      fileStamp
 		stamped bool
 	}
-	staleStamps := map[int]staleStamp{} // taken before the read, kept for the next plan
+	var stale []staleInput
 	for i, in := range r.inputs {
 		pf := &p.Files[i]
 		if !in.onDisk() || pf.ID != inputID(&in) {
@@ -171,8 +173,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		}
 		st, stamped := stampOf(in.Abs, in.Info)
 		if !stamped || !pf.stamped() || st != pf.Stamp || !st.Older(p.Written) {
-			stale = append(stale, i)
-			staleStamps[i] = staleStamp{st, stamped}
+			stale = append(stale, staleInput{i, st, stamped})
 		}
 	}
 	miss := make([]bool, len(r.inputs))
@@ -181,7 +182,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 			ws := newWorkerStats()
 			defer r.mergeStats(ws)
 			for k := range next {
-				i := stale[k]
+				i := stale[k].i
 				pf := &p.Files[i]
 				f := r.read(i, ws)
 				unreadable := pf.Scan == [16]byte{}
@@ -199,8 +200,8 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		})
 	}
 	if slices.Contains(miss, true) {
-		for _, i := range stale {
-			r.pending[i], r.problems[i] = nil, nil // phase 0 reads them again
+		for _, s := range stale {
+			r.pending[s.i], r.problems[s.i] = nil, nil // phase 0 reads them again
 		}
 		return nil, nil, false
 	}
@@ -209,15 +210,15 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 			set = append(set, i)
 		}
 	}
-	for _, i := range stale {
-		if f := r.pending[i]; f != nil && f.hash != p.Files[i].Hash {
-			changed = append(changed, i)
+	for _, s := range stale {
+		if f := r.pending[s.i]; f != nil && f.hash != p.Files[s.i].Hash {
+			changed = append(changed, s.i)
 		}
 	}
 	byAbs := r.absIndex()
 	skip := map[int]bool{}
-	for _, i := range stale {
-		skip[i] = true
+	for _, s := range stale {
+		skip[s.i] = true
 	}
 	for _, pp := range p.Problems {
 		if i, ok := byAbs[pp.Input]; ok && !skip[i] {
@@ -230,15 +231,15 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		q := *p
 		q.Written = began
 		q.Files = slices.Clone(p.Files)
-		for _, i := range stale {
-			st, stamped := staleStamps[i].st, staleStamps[i].stamped
-			q.Files[i].Stamp = st
-			q.Files[i].Flags &^= planStamped
-			if stamped {
-				q.Files[i].Flags |= planStamped
+		for _, s := range stale {
+			qf := &q.Files[s.i]
+			qf.Stamp = s.st
+			qf.Flags &^= planStamped
+			if s.stamped {
+				qf.Flags |= planStamped
 			}
-			if f := r.pending[i]; f != nil {
-				q.Files[i].Hash = f.hash
+			if f := r.pending[s.i]; f != nil {
+				qf.Hash = f.hash
 			}
 		}
 		r.newPlanned = &q
