@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
@@ -142,9 +145,10 @@ func (rp *replayer) stamps() *replay.Record {
 	}
 	// The directories the walks listed, and the settings files among
 	// their entries.
+	settingsNames := []string{config.PyprojectName, config.StandaloneName, ".gitignore"}
 	rp.listings.Walked(func(dir string, st discover.DirStamp, has func(string) bool) {
 		rec.AddStamp(dir, st)
-		for _, name := range []string{config.PyprojectName, config.StandaloneName, ".gitignore"} {
+		for _, name := range settingsNames {
 			if has(name) {
 				addNow(filepath.Join(dir, name))
 			}
@@ -168,7 +172,7 @@ func (rp *replayer) stamps() *replay.Record {
 	}
 	// The names looked up there: the settings files, .gitignore, and the
 	// project markers (.git apart: its kind matters, below).
-	names := []string{config.PyprojectName, config.StandaloneName, ".gitignore"}
+	names := slices.Clone(settingsNames)
 	for _, m := range discover.ProjectMarkers() {
 		if m != ".git" && !slices.Contains(names, m) {
 			names = append(names, m)
@@ -189,8 +193,10 @@ func (rp *replayer) stamps() *replay.Record {
 				addNow(filepath.Join(git, "info", "exclude"))
 			case err == nil:
 				return nil // a worktree or submodule: its exclude file lives elsewhere
+			case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+				rec.AddMissing(git) // as Holds reads it (stamp.Path): missing
 			default:
-				addNow(git) // missing (or unreadable: not kept)
+				return nil // unreadable: not kept
 			}
 			if filepath.Dir(d) == d {
 				break

@@ -60,6 +60,10 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	step("the root configuration changed", false)
 	step("nothing changed since", true)
 
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".git"), 0o755))
+	step("a repository created around the project", false)
+	step("nothing changed since", true)
+
 	// Another command line is another record.
 	args = append([]string{"--cache-dir", cacheDir, "--format", "json"}, args[4:]...)
 	step("another format", false)

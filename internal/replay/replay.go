@@ -103,12 +103,16 @@ func (r *Record) AddNow(path string) bool {
 	case !ok:
 		return false
 	case !exists:
-		r.add(entry{path: path, kind: mustBeMissing})
+		r.AddMissing(path)
 	default:
 		r.AddStamp(path, st)
 	}
 	return true
 }
+
+// AddMissing records that path does not exist (the caller's stat said
+// so).
+func (r *Record) AddMissing(path string) { r.add(entry{path: path, kind: mustBeMissing}) }
 
 // AddDir records that path is a directory, whatever its stamp.
 func (r *Record) AddDir(path string) { r.add(entry{path: path, kind: mustBeDir}) }
