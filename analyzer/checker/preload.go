@@ -3,6 +3,7 @@ package checker
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sglint/sglint/analyzer/syntax"
 )
@@ -24,9 +25,13 @@ type preload struct {
 }
 
 var preloads struct {
-	mu sync.Mutex
-	m  map[string]*preload
+	mu    sync.Mutex
+	m     map[string]*preload
+	taken atomic.Int64 // trees a Run took instead of parsing (PreloadsTaken)
 }
+
+// PreloadsTaken counts the preloaded trees Runs of this process used.
+func PreloadsTaken() int64 { return preloads.taken.Load() }
 
 // Preload starts parsing the Python file at abs (an absolute path) in the
 // background, unless it is larger than DefaultMaxFileSize or already
@@ -79,5 +84,6 @@ func takePreload(abs string, src []byte) (*syntax.Tree, syntax.Timing, bool) {
 		return nil, syntax.Timing{}, false
 	}
 	p.tree.Src = src // the same bytes: keep one copy
+	preloads.taken.Add(1)
 	return p.tree, p.timing, true
 }

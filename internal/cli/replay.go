@@ -41,9 +41,8 @@ type replayer struct {
 	prepared chan *replay.Record // the stamps, noted in the background (prepare)
 }
 
-// replays counts the runs given again, preloads the files whose parse a
-// run started before its walk (tests read them).
-var replays, preloads atomic.Int64
+// replays counts the runs given again (tests read it).
+var replays atomic.Int64
 
 // newReplayer returns nil when the run cannot be replayed or recorded.
 func newReplayer(args, paths []string, o *checkOptions, stdout, stderr io.Writer, began time.Time) *replayer {
@@ -89,7 +88,6 @@ func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, b
 		// run finds its files (checker.Preload).
 		if p := rec.Stale(); strings.HasSuffix(p, ".py") {
 			checker.Preload(p)
-			preloads.Add(1)
 		}
 		return 0, false
 	}
