@@ -37,6 +37,7 @@ func TestPutLater(t *testing.T) {
 	ro, err := OpenReadOnly(dir, "e1")
 	require.NoError(t, err)
 	ro.PutLater(k, []byte("never"))
+	assert.Equal(t, "payload 49", string(ro.Get(k)), "a read-only store keeps nothing pending")
 	ro.Wait()
 	assert.Equal(t, "payload 49", string(s2.Get(k)), "a read-only store writes nothing")
 	leftovers, err := filepath.Glob(filepath.Join(s.Dir(), "*", ".tmp-*"))

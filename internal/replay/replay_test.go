@@ -103,7 +103,9 @@ func TestRecordStale(t *testing.T) {
 	stamptest.TrustRecent(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
-	for _, f := range []string{a, b} {
+	// b first: a is the newest or, with equal times, first by its place,
+	// so a Stale that named the record's first entry would name a.
+	for _, f := range []string{b, a} {
 		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
 	}
 	time.Sleep(20 * time.Millisecond)
