@@ -392,6 +392,21 @@ func TestRootSettingsReachANestedProject(t *testing.T) {
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded by the root's settings")
 }
 
+// Settings above the project's root select the files of the directories
+// no nearer settings file governs: a project checked under app/sglint.toml
+// walks pkg/ again when the sglint.toml above the root changes.
+func TestSettingsAboveTheRootReachANestedProject(t *testing.T) {
+	dir := appProject(t, map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n", "app/sglint.toml": "ignore = []\n"})
+	top := filepath.Dir(dir)
+	writeFiles(t, top, map[string]string{"sglint.toml": "ignore = []\n"})
+	c := serve(t, dir)
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	writeFiles(t, top, map[string]string{"sglint.toml": "extend-exclude = [\"base.py\"]\n"})
+	c.watched(top, "sglint.toml", FileChanged)
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded by the settings above the root")
+}
+
 // When the document a project was located from moves to another project,
 // the project stays loaded for the documents still in it: its settings did
 // not change.
@@ -418,6 +433,7 @@ func TestDeletedDirectoryMovesItsDocuments(t *testing.T) {
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, "app")))
 	c.watched(dir, "app", FileDeleted)
 	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "checked under the root's settings")
+	assert.Zero(t, c.countLogged("settings of"), "the project left with no document is closed, not reloaded")
 }
 
 // Settings that no longer load are kept, for which files the project

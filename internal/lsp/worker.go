@@ -196,8 +196,14 @@ func (s *Server) projectOf(path string, docs map[string]document) *project {
 func (s *Server) reloadSettings(docs map[string]document, touched map[*project]bool) {
 	w := s.w
 	movedOut := map[*project]bool{}
+	stayed := map[string]bool{} // open documents located in their project
 	for path, p := range w.docProj {
-		if id, err := locate(path); err == nil && id != p.id {
+		id, err := locate(path)
+		switch {
+		case err != nil:
+		case id == p.id:
+			stayed[path] = true
+		default:
 			p.release(path)
 			delete(w.docProj, path)
 			touched[p], movedOut[p] = true, true
@@ -213,7 +219,10 @@ func (s *Server) reloadSettings(docs map[string]document, touched map[*project]b
 			delete(w.projects, id)
 			continue
 		}
-		newID, err := locate(p.anchor)
+		newID, err := id, error(nil)
+		if !stayed[p.anchor] { // a closed document's path: not located above
+			newID, err = locate(p.anchor)
+		}
 		var st *settings
 		if err == nil {
 			st, err = s.loadSettings(newID)
