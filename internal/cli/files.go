@@ -23,16 +23,18 @@ type inputSet struct {
 	reported map[string]bool // display paths of the inputs to report on
 	context  map[string]bool // display paths of the context inputs
 	explicit map[string]bool // display paths named on the command line (or standard input)
-	// stats are the reported files' stat results before the run, so that
-	// --add-noqa can tell a file that changed meanwhile.
-	stats map[string]os.FileInfo
-	abs   map[string]string // display path -> absolute path of reported files
+	walked   map[string]int  // display path -> index in inputs of the files the walk found
 }
 
 // onDisk returns the absolute path of a reported file and its stat before
-// the run ("" for standard input).
+// the run, as the walk saw it (so that --add-noqa can tell a file that
+// changed meanwhile); "" for standard input.
 func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
-	return s.abs[path], s.stats[path]
+	i, ok := s.walked[path]
+	if !ok {
+		return "", nil
+	}
+	return s.inputs[i].Abs, s.inputs[i].Info
 }
 
 // findInputs turns the command line's paths, in the project at root
@@ -42,7 +44,7 @@ func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
 // stdinName when set. Problems with Warning set do not fail the run.
 func findInputs(paths []string, root string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
 	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{}, explicit: map[string]bool{},
-		stats: map[string]os.FileInfo{}, abs: map[string]string{}}
+		walked: map[string]int{}}
 	var onDisk []string
 	var stdinAbs string
 	for _, p := range paths {
@@ -66,10 +68,9 @@ func findInputs(paths []string, root string, opts discover.Options, stdin io.Rea
 			s.problems = append(s.problems, analyzer.Problem{Path: p.Path, Message: p.Message, Warning: p.Warning})
 		}
 		for _, f := range files {
+			s.walked[f.Path] = len(s.inputs)
 			s.add(checker.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
-			s.abs[f.Path] = f.Abs
 			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
-			s.stats[f.Path] = f.Info // what the walk saw, a moment ago
 		}
 	}
 	s.addContext(opts, stdinAbs, onDisk)
