@@ -293,8 +293,11 @@ func (c *testClient) change(uri string, version int, changes ...TextDocumentCont
 
 // serve starts a server with the test options and initializes it on the
 // project at dir.
-func serve(t *testing.T, dir string) *testClient {
-	c, _ := startServer(t, testOptions())
+func serve(t *testing.T, dir string) *testClient { return serveWith(t, dir, testOptions()) }
+
+// serveWith is serve with the options opts.
+func serveWith(t *testing.T, dir string, opts Options) *testClient {
+	c, _ := startServer(t, opts)
 	c.initialize(dir)
 	return c
 }

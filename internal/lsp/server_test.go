@@ -68,8 +68,7 @@ func TestBurstOfChangesIsCheckedOnce(t *testing.T) {
 	dir := fixtureProject(t)
 	opts := testOptions()
 	opts.Debounce = 300 * time.Millisecond
-	c, _ := startServer(t, opts)
-	c.initialize(dir)
+	c := serveWith(t, dir, opts)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	require.Len(t, c.diagnostics(conn, 1).Diagnostics, 1)
 
@@ -104,8 +103,7 @@ func TestQuickFixAddsNoqaToTheLine(t *testing.T) {
 	t.Setenv("SGLINT_CACHE_DIR", "")
 	opts := testOptions()
 	opts.NoCache = false
-	c, _ := startServer(t, opts)
-	c.initialize(dir)
+	c := serveWith(t, dir, opts)
 	// CRLF line ends and an emoji before the finding on its line: the
 	// range counts UTF-16 units, the edit keeps the line ending.
 	text := strings.ReplaceAll(strings.Replace(fixtureConn, "        info = self.peer_infos[name]",
@@ -221,8 +219,7 @@ func TestBrokenCodeAndPanickingRules(t *testing.T) {
 			return nil
 		}}
 	opts.Rules = append(append([]*analyzer.Rule{}, opts.Rules...), boom)
-	c, _ := startServer(t, opts)
-	c.initialize(dir)
+	c := serveWith(t, dir, opts)
 	conn := c.open(filepath.Join(dir, "pkg/conn.py"), fixtureConn)
 	// The other rules' findings are published, and the panic is logged as
 	// a bug, once.
