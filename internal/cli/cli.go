@@ -184,11 +184,6 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	saveListings(store, dopts.Listings)
 	rt.discover = time.Since(t0)
 	gs, err := groupInputs(set, resolver, all, cli, &o)
-	if rp != nil {
-		rp.listings, rp.set, rp.groups = dopts.Listings, set, gs
-		rp.problems = len(set.problems) > 0 || err != nil || gs == nil || len(gs.errs) > 0
-		rp.prepare()
-	}
 	if err != nil {
 		return usageError(stdout, stderr, err)
 	}
@@ -200,6 +195,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 			printErrors[config.Errors](stderr, e)
 		}
 		return ExitError
+	}
+	if rp != nil { // a run that stops above is not recorded
+		rp.listings, rp.set, rp.groups = dopts.Listings, set, gs
+		rp.problems = len(set.problems) > 0
+		rp.prepare()
 	}
 	for _, p := range set.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
