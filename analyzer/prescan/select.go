@@ -18,32 +18,20 @@ type Unit struct {
 // and class bases resolve to the project's modules and classes without
 // any parse.
 type Project struct {
-	units    []Unit
-	byModule map[string]int
-	// suffixes maps dotted tails of module names (two segments or more) to
-	// their unit, -1 when several units share the tail: imports written
-	// from a source root above or below the project root still resolve, as
-	// in the project model.
-	suffixes map[string]int
+	units []Unit
+	// modules finds units by module name, or by a unique dotted tail:
+	// imports written from a source root above or below the project root
+	// still resolve, as in the project model.
+	modules pyname.Modules
 }
 
 // NewProject indexes units (the first unit of a module name wins, as in
 // the project model).
 func NewProject(units []Unit) *Project {
-	p := &Project{units: units, byModule: make(map[string]int, len(units)), suffixes: map[string]int{}}
+	p := &Project{units: units, modules: pyname.NewModules(len(units))}
 	for i, u := range units {
-		if u.File == nil {
-			continue
-		}
-		if _, dup := p.byModule[u.Module]; !dup {
-			p.byModule[u.Module] = i
-		}
-		for tail := range pyname.Tails(u.Module) {
-			if prev, ok := p.suffixes[tail]; ok && prev != i {
-				p.suffixes[tail] = -1
-			} else {
-				p.suffixes[tail] = i
-			}
+		if u.File != nil {
+			p.modules.Add(u.Module, int32(i))
 		}
 	}
 	return p
@@ -58,15 +46,8 @@ func (p *Project) Module(i int) string { return p.units[i].Module }
 // ModuleOf returns the unit of a module name: exactly, or as the unique
 // unit whose module name ends with it.
 func (p *Project) ModuleOf(module string) (int, bool) {
-	if i, ok := p.byModule[module]; ok {
-		return i, true
-	}
-	if strings.IndexByte(module, '.') >= 0 {
-		if i, ok := p.suffixes[module]; ok && i >= 0 {
-			return i, true
-		}
-	}
-	return -1, false
+	i, ok := p.modules.Lookup(module)
+	return int(i), ok
 }
 
 // UnitOf returns the unit of the module a dotted name lives in: the name

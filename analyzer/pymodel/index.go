@@ -46,9 +46,8 @@ func (r FuncRef) Valid() bool  { return r.File >= 0 }
 type Index struct {
 	Files []SourceFile
 
-	modules  map[string]int32 // module name -> file
-	packages map[string]bool  // every module name and every prefix of one
-	suffixes map[string]int32 // dotted tails of module names (>= 2 segments) -> file, -1 if ambiguous
+	modules  pyname.Modules  // files by module name, or by a unique dotted tail
+	packages map[string]bool // every module name and every prefix of one
 	byPath   map[string]int32
 	files    []fileData
 
@@ -143,9 +142,8 @@ func NewIndexFrom(files []SourceFile, prev *Index) *Index {
 	}
 	ix := &Index{
 		Files:      files,
-		modules:    make(map[string]int32, len(files)),
+		modules:    pyname.NewModules(len(files)),
 		packages:   map[string]bool{},
-		suffixes:   map[string]int32{},
 		byPath:     make(map[string]int32, len(files)),
 		files:      make([]fileData, len(files)),
 		classes:    make(map[string]ClassRef, nClasses),
@@ -159,18 +157,11 @@ func NewIndexFrom(files []SourceFile, prev *Index) *Index {
 			f.Summary = &Summary{}
 		}
 		ix.byPath[f.Path] = int32(i)
-		if _, dup := ix.modules[f.Module]; !dup && f.Module != "" {
-			ix.modules[f.Module] = int32(i)
+		if f.Module != "" {
+			ix.modules.Add(f.Module, int32(i))
 		}
 		for m := f.Module; m != ""; m = pyname.Parent(m) {
 			ix.packages[m] = true
-		}
-		for tail := range pyname.Tails(f.Module) {
-			if prev, ok := ix.suffixes[tail]; ok && prev != int32(i) {
-				ix.suffixes[tail] = -1
-			} else {
-				ix.suffixes[tail] = int32(i)
-			}
 		}
 	}
 	reuse := prev.sameFiles(files)
@@ -331,8 +322,7 @@ func (ix *Index) FileOf(p string) (int32, bool) {
 
 // ModuleFile returns the file of a module.
 func (ix *Index) ModuleFile(module string) (int32, bool) {
-	i, ok := ix.modules[module]
-	return i, ok
+	return ix.modules.Exact(module)
 }
 
 func (ix *Index) Class(r ClassRef) *Class     { return &ix.Files[r.File].Summary.Classes[r.Class] }

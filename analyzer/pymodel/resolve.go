@@ -131,17 +131,14 @@ func (ix *Index) importSymbol(file int32, imp *Import, depth int) Symbol {
 // the imports start from), else an external one. A top package is taken
 // as the project's when anything below it is.
 func (ix *Index) moduleSymbol(name string) Symbol {
-	if f, ok := ix.modules[name]; ok {
+	if f, ok := ix.modules.Exact(name); ok {
 		return Symbol{Kind: SymModule, Name: name, File: f}
 	}
 	if ix.packages[name] {
 		return Symbol{Kind: SymModule, Name: name, File: -1}
 	}
-	if strings.IndexByte(name, '.') >= 0 {
-		if f, ok := ix.suffixes[name]; ok && f >= 0 {
-			m := ix.Files[f].Module
-			return Symbol{Kind: SymModule, Name: m, File: f}
-		}
+	if f, ok := ix.modules.Lookup(name); ok { // by its tail
+		return Symbol{Kind: SymModule, Name: ix.Files[f].Module, File: f}
 	}
 	return Symbol{Kind: SymExternal, Name: name, File: -1}
 }
@@ -159,7 +156,7 @@ func (ix *Index) member(sym Symbol, seg string, depth int) Symbol {
 			}
 		}
 		sub := sym.Name + "." + seg
-		if _, ok := ix.modules[sub]; ok || ix.packages[sub] {
+		if _, ok := ix.modules.Exact(sub); ok || ix.packages[sub] {
 			return ix.moduleSymbol(sub)
 		}
 		if sym.File >= 0 {

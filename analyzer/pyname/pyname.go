@@ -110,3 +110,51 @@ func Tails(module string) iter.Seq[string] {
 		}
 	}
 }
+
+// Modules finds a project's files by module name: exactly (the first file
+// of a name wins), or by a dotted tail of two segments or more that only
+// one file's name ends with (Tails). The pre-scan and the project model
+// resolve names alike through it.
+type Modules struct {
+	exact map[string]int32
+	tails map[string]int32 // -1: several files end with the tail
+}
+
+// NewModules prepares Modules for about n files.
+func NewModules(n int) Modules {
+	return Modules{exact: make(map[string]int32, n), tails: map[string]int32{}}
+}
+
+// Add records that file i is module.
+func (m *Modules) Add(module string, i int32) {
+	if _, dup := m.exact[module]; !dup {
+		m.exact[module] = i
+	}
+	for tail := range Tails(module) {
+		if prev, ok := m.tails[tail]; ok && prev != i {
+			m.tails[tail] = -1
+		} else {
+			m.tails[tail] = i
+		}
+	}
+}
+
+// Exact returns the file named module exactly.
+func (m *Modules) Exact(module string) (int32, bool) {
+	i, ok := m.exact[module]
+	return i, ok
+}
+
+// Lookup returns the file of module: exactly, or as the only file whose
+// name ends with module when module is dotted.
+func (m *Modules) Lookup(module string) (int32, bool) {
+	if i, ok := m.exact[module]; ok {
+		return i, true
+	}
+	if strings.IndexByte(module, '.') >= 0 {
+		if i, ok := m.tails[module]; ok && i >= 0 {
+			return i, true
+		}
+	}
+	return -1, false
+}

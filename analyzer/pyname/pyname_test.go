@@ -54,3 +54,31 @@ func TestTails(t *testing.T) {
 		break // stopping early is allowed
 	}
 }
+
+func TestModules(t *testing.T) {
+	m := NewModules(4)
+	m.Add("python.sglang.srt.conn", 0)
+	m.Add("python.other.srt.conn", 2)
+	m.Add("python.sglang.utils", 3)
+	m.Add("solo", 4)
+	m.Add("solo", 5) // the first file of a name wins
+	for _, tc := range []struct {
+		name string
+		want int32
+		ok   bool
+	}{
+		{"python.sglang.srt.conn", 0, true},
+		{"sglang.srt.conn", 0, true}, // a tail only it has
+		{"srt.conn", -1, false},      // two files end with it
+		{"sglang.utils", 3, true},
+		{"utils", -1, false}, // not dotted: names only exactly
+		{"missing.mod", -1, false},
+		{"solo", 4, true},
+	} {
+		got, ok := m.Lookup(tc.name)
+		assert.Equal(t, tc.ok, ok, tc.name)
+		assert.Equal(t, tc.want, got, tc.name)
+	}
+	_, ok := m.Exact("sglang.utils")
+	assert.False(t, ok, "Exact does not go by tails")
+}
