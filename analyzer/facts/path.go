@@ -183,10 +183,8 @@ func getattrOf(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, string, bool) {
 		return syntax.NoNode, "", false
 	}
 	name := lit[1 : len(lit)-1]
-	for i := 0; i < len(name); i++ {
-		if !pyname.IsIdentByte(name[i]) || i == 0 && name[i] >= '0' && name[i] <= '9' {
-			return syntax.NoNode, "", false
-		}
+	if !pyname.IsIdent(name) {
+		return syntax.NoNode, "", false
 	}
 	return args[0], name, true
 }

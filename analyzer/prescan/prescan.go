@@ -326,7 +326,7 @@ func classHeader(s string) (Class, bool) {
 		if i := strings.IndexByte(b, '['); i >= 0 {
 			b = strings.TrimSpace(b[:i]) // Generic[T]: the class is Generic
 		}
-		if isDotted(b) {
+		if pyname.IsDotted(b) {
 			c.Bases = append(c.Bases, b)
 		}
 	}
@@ -354,7 +354,7 @@ func matching(s string, open int) int {
 func appendImports(out []Import, s string) []Import {
 	for _, part := range pyname.SplitTop(strings.TrimRight(strings.TrimSpace(s), ";"), ',') {
 		mod, as := splitAs(part)
-		if !isDotted(mod) {
+		if !pyname.IsDotted(mod) {
 			continue
 		}
 		name := as
@@ -377,7 +377,7 @@ func appendFrom(out []Import, s string) []Import {
 	mod = strings.TrimSpace(mod)
 	level := len(mod) - len(strings.TrimLeft(mod, "."))
 	mod = mod[level:]
-	if mod != "" && !isDotted(mod) {
+	if mod != "" && !pyname.IsDotted(mod) {
 		return out
 	}
 	names = strings.TrimSpace(names)
@@ -408,13 +408,4 @@ func splitAs(s string) (string, string) {
 		return f[0], f[2]
 	}
 	return "", ""
-}
-
-func isDotted(s string) bool {
-	for _, p := range strings.Split(s, ".") {
-		if !pyname.IsIdent(p) {
-			return false
-		}
-	}
-	return true
 }

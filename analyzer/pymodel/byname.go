@@ -3,6 +3,8 @@ package pymodel
 import (
 	"strings"
 	"sync"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // attrNames indexes attribute names across the project, for rules that
@@ -88,7 +90,7 @@ func (ix *Index) buildAttrNames() {
 				if u.Path == "" {
 					continue
 				}
-				n := u.Path[strings.LastIndexByte(u.Path, '.')+1:]
+				n := pyname.Last(u.Path)
 				if u.Kind == Assign {
 					assigns[n] = append(assigns[n], UseRef{int32(fi), int32(ui)})
 				}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Constructor invariants. A constructor that raises when nothing was
@@ -150,8 +151,8 @@ func (fl *Flow) undone(path facts.Path, inits []FuncRef, inFamily map[ClassRef]b
 				root = f.Params[u.Param].Name
 			}
 			recv := root
-			if i := strings.LastIndexByte(u.Path, '.'); i >= 0 {
-				recv += "." + u.Path[:i]
+			if p := pyname.Parent(u.Path); p != "" {
+				recv += "." + p
 			}
 			if cls, ok := ix.TypeOf(ur.File, u.Func, recv); root != "" && ok && !inFamily[cls] {
 				continue

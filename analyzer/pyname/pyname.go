@@ -24,6 +24,17 @@ func IsIdent(s string) bool {
 	return true
 }
 
+// IsDotted reports whether s is identifiers joined by dots (`pkg.mod`,
+// `self.kv_mgr`; a single identifier too).
+func IsDotted(s string) bool {
+	for p := range strings.SplitSeq(s, ".") {
+		if !IsIdent(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // IsIdentByte reports whether c may be part of an identifier (a byte of a
 // non-ASCII letter counts): for scanners that read bytes.
 func IsIdentByte(c byte) bool {

@@ -82,3 +82,9 @@ func TestModules(t *testing.T) {
 	_, ok := m.Exact("sglang.utils")
 	assert.False(t, ok, "Exact does not go by tails")
 }
+
+func TestIsDotted(t *testing.T) {
+	for s, want := range map[string]bool{"a": true, "pkg.mod": true, "self.kv_mgr.descs": true, "": false, "a.": false, ".a": false, "a..b": false, "a.1b": false} {
+		assert.Equal(t, want, IsDotted(s), "%q", s)
+	}
+}

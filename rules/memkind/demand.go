@@ -1,9 +1,8 @@
 package memkind
 
 import (
-	"strings"
-
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -52,11 +51,10 @@ func more(sc *analyzer.Scan, proj *analyzer.Project) []string {
 				if !bound[ai] && (a.Keyword == "" || !sinks.Match(a.Keyword)) {
 					continue
 				}
-				dot := strings.LastIndexByte(a.Path, '.')
-				if dot < 0 {
+				if pyname.Parent(a.Path) == "" {
 					continue
 				}
-				attr := a.Path[dot+1:]
+				attr := pyname.Last(a.Path)
 				if seen[attr] {
 					continue
 				}

@@ -82,18 +82,7 @@ func (o *Options) Validate() error {
 	return nil
 }
 
-func validSelfPath(s string) bool {
-	parts := strings.Split(s, ".")
-	if len(parts) < 2 || parts[0] != "self" {
-		return false
-	}
-	for _, p := range parts {
-		if !pyname.IsIdent(p) {
-			return false
-		}
-	}
-	return true
-}
+func validSelfPath(s string) bool { return strings.HasPrefix(s, "self.") && pyname.IsDotted(s) }
 
 // group returns the other members of statePath's equivalence groups, in
 // the function's names (self renamed).
