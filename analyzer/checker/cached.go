@@ -69,7 +69,7 @@ type runCache struct {
 	scans bundleSet
 }
 
-const entryVersion = "3" // changes with the record types below
+const entryVersion = "4" // changes with the record types below
 
 // bundleShards splits each bundle by path, so that a run that changes one
 // file rewrites a 32nd of each bundle, not all of it (on the stdlib, a

@@ -29,6 +29,7 @@ uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
 bool ts_node_is_missing(TSNode self);
 bool ts_node_is_extra(TSNode self);
+bool ts_node_has_error(TSNode self);
 TSTreeCursor ts_tree_cursor_new(TSNode node);
 void ts_tree_cursor_delete(TSTreeCursor *self);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
@@ -219,9 +220,12 @@ static inline int64_t sgl_now(void) {
 // into out if it has room for cap nodes, else into *big (libc memory the
 // caller frees). It returns the number of nodes, or -1 if tree-sitter gave
 // up; the time spent parsing and flattening goes to times[0] and times[1].
+// *has_error is set when the tree has an error, hidden ones included (a
+// missing newline token is not a node the walk sees).
 static int64_t sgl_parse_flat(sgl_arena *a, const TSLanguage *lang, const char *src, uint32_t len,
                               sgl_node *out, uint32_t cap, sgl_node **big,
-                              const uint16_t *canon, const uint8_t *symflags, uint32_t nsym, int64_t *times) {
+                              const uint16_t *canon, const uint8_t *symflags, uint32_t nsym, int64_t *times,
+                              int32_t *has_error) {
 	int64_t t0 = sgl_now();
 	sgl_arena_reset(a);
 	sgl_cur = a;
@@ -233,6 +237,7 @@ static int64_t sgl_parse_flat(sgl_arena *a, const TSLanguage *lang, const char *
 		times[0] += t1 - t0;
 		t0 = t1;
 		if (tree) {
+			*has_error = ts_node_has_error(ts_tree_root_node(tree));
 			uint32_t count = ts_node_descendant_count(ts_tree_root_node(tree));
 			sgl_node *dst = out;
 			if (count > cap) {
@@ -296,10 +301,11 @@ func (a *arena) free() {
 // parseFlat parses src and copies the tree into Go memory, into buf if it
 // is large enough (else into a new slice), in one C call: no tree-sitter
 // object outlives it. The time spent parsing and flattening is added to tm.
-func parseFlat(a arena, src []byte, buf []Node, tm *Timing) ([]Node, error) {
+// clean reports a tree without any error, hidden ones included.
+func parseFlat(a arena, src []byte, buf []Node, tm *Timing) (nodes []Node, clean bool, err error) {
 	canonical, symbolFlags := symbols()
 	if len(src) > math.MaxUint32/2 {
-		return nil, fmt.Errorf("file too large to parse (%d bytes)", len(src))
+		return nil, false, fmt.Errorf("file too large to parse (%d bytes)", len(src))
 	}
 	var cs *C.char
 	if len(src) > 0 {
@@ -308,17 +314,18 @@ func parseFlat(a arena, src []byte, buf []Node, tm *Timing) ([]Node, error) {
 	// The C walk writes every field of every node: a reused buffer needs
 	// no clearing. A file has rarely more nodes than a third of its bytes;
 	// when it has, the nodes come back in C memory and are copied.
-	nodes := buf[:0]
+	nodes = buf[:0]
 	if want := len(src)/3 + 64; cap(nodes) < want {
 		nodes = make([]Node, 0, want)
 	}
 	nodes = nodes[:cap(nodes)]
 	var big *C.sgl_node
 	var times [2]C.int64_t
+	var hasError C.int32_t
 	n := int64(C.sgl_parse_flat(a.a, (*C.TSLanguage)(tspython.Language()), cs, C.uint32_t(len(src)),
 		(*C.sgl_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)), &big,
 		(*C.uint16_t)(unsafe.Pointer(&canonical[0])), (*C.uint8_t)(unsafe.Pointer(&symbolFlags[0])), C.uint32_t(len(canonical)),
-		&times[0]))
+		&times[0], &hasError))
 	tm.Parse += time.Duration(times[0])
 	tm.Flatten += time.Duration(times[1])
 	if big != nil {
@@ -329,7 +336,7 @@ func parseFlat(a arena, src []byte, buf []Node, tm *Timing) ([]Node, error) {
 		}
 	}
 	if n < 0 {
-		return nil, fmt.Errorf("tree-sitter could not parse the file")
+		return nil, false, fmt.Errorf("tree-sitter could not parse the file")
 	}
 	nodes = nodes[:n]
 	for i := range nodes {
@@ -337,7 +344,7 @@ func parseFlat(a arena, src []byte, buf []Node, tm *Timing) ([]Node, error) {
 			nodes[i].subtreeEnd = NodeID(n)
 		}
 	}
-	return nodes, nil
+	return nodes, hasError == 0, nil
 }
 
 // Compile-time check that Node mirrors sgl_node's layout.

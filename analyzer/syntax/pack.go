@@ -10,7 +10,9 @@ import (
 // node instead of 20, and rebuilt by Unpack some hundred times faster than
 // parsing again. The source is not included: Unpack takes it.
 //
-// Each node, in preorder, is four unsigned varints and a byte:
+// The count of nodes comes first, shifted left by one, with the tree's
+// clean bit (see Tree.clean). Each node, in preorder, is four unsigned
+// varints and a byte:
 //
 //	field<<3 | missing<<2 | extra<<1 | error   (error: the kind is tree-sitter's ERROR)
 //	kind                                       (absent for ERROR)
@@ -23,7 +25,11 @@ import (
 func (t *Tree) Pack(dst []byte) []byte {
 	canonical, _ := symbols()
 	dst = slices.Grow(dst, 10+6*len(t.nodes))
-	dst = binary.AppendUvarint(dst, uint64(len(t.nodes)))
+	head := uint64(len(t.nodes)) << 1
+	if t.clean {
+		head |= 1
+	}
+	dst = binary.AppendUvarint(dst, head)
 	prev := uint32(0)
 	for i := range t.nodes {
 		x := &t.nodes[i]
@@ -65,13 +71,23 @@ var errPacked = errors.New("syntax: malformed packed tree")
 // checks what it reads, so that damaged data gives an error, never a tree
 // with out-of-range positions or relatives.
 func Unpack(src, packed []byte) (*Tree, error) {
+	nodes, clean, err := unpackNodes(len(src), packed)
+	if err != nil {
+		return nil, err
+	}
+	return &Tree{Src: src, nodes: nodes, lineStarts: LineStarts(src), clean: clean}, nil
+}
+
+// unpackNodes decodes the nodes Pack wrote for a source of size bytes.
+func unpackNodes(size int, packed []byte) (nodes []Node, clean bool, err error) {
 	canonical, symbolFlags := symbols()
 	r := reader{b: packed}
-	n := r.uvarint()
+	head := r.uvarint()
+	n := head >> 1
 	if r.bad || n > uint64(len(packed))/4 { // every node takes at least 4 bytes
-		return nil, errPacked
+		return nil, false, errPacked
 	}
-	nodes := make([]Node, n)
+	nodes = make([]Node, n)
 	var open []NodeID // nodes whose subtree is still open, innermost last
 	prev := uint64(0)
 	for i := range nodes {
@@ -85,7 +101,7 @@ func Unpack(src, packed []byte) (*Tree, error) {
 		} else {
 			kind = r.uvarint()
 			if kind >= uint64(len(canonical)) || Kind(kind) != canonical[kind] {
-				return nil, errPacked
+				return nil, false, errPacked
 			}
 			flags = symbolFlags[kind]
 		}
@@ -98,8 +114,8 @@ func Unpack(src, packed []byte) (*Tree, error) {
 		start := prev + r.uvarint()
 		end := start + r.uvarint()
 		sub := uint64(i) + r.uvarint()
-		if r.bad || field > 255 || end > uint64(len(src)) || sub <= uint64(i) || sub > n {
-			return nil, errPacked
+		if r.bad || field > 255 || end > uint64(size) || sub <= uint64(i) || sub > n {
+			return nil, false, errPacked
 		}
 		for len(open) > 0 && nodes[open[len(open)-1]].subtreeEnd <= NodeID(i) {
 			open = open[:len(open)-1]
@@ -108,10 +124,10 @@ func Unpack(src, packed []byte) (*Tree, error) {
 		if len(open) > 0 {
 			parent = open[len(open)-1]
 			if NodeID(sub) > nodes[parent].subtreeEnd { // must nest in its parent
-				return nil, errPacked
+				return nil, false, errPacked
 			}
 		} else if i > 0 {
-			return nil, errPacked // one root
+			return nil, false, errPacked // one root
 		}
 		*x = Node{start: uint32(start), end: uint32(end), parent: parent, subtreeEnd: NodeID(sub),
 			kind: Kind(kind), field: Field(field), flags: flags}
@@ -119,9 +135,9 @@ func Unpack(src, packed []byte) (*Tree, error) {
 		prev = start
 	}
 	if len(r.b) != 0 {
-		return nil, errPacked
+		return nil, false, errPacked
 	}
-	return &Tree{Src: src, nodes: nodes, lineStarts: LineStarts(src)}, nil
+	return nodes, head&1 != 0, nil
 }
 
 // reader reads unsigned varints, remembering a failure instead of

@@ -29,6 +29,7 @@ func TestPackRoundTrip(t *testing.T) {
 		require.NoError(t, err, name)
 		require.Equal(t, dump(tree), dump(got), name)
 		require.Equal(t, tree.lineStarts, got.lineStarts, name)
+		require.Equal(t, tree.clean, got.clean, name)
 		total += tree.Len() * 20
 		packed += len(b)
 	}

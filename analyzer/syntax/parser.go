@@ -27,6 +27,9 @@ type Timing struct {
 	Parse, Flatten time.Duration
 	Files          int
 	Nodes          int64
+	// Spliced counts the Files that Reparse rebuilt from the old tree
+	// and a parse of the statements an edit touched.
+	Spliced int
 }
 
 // checkLanguage checks once, before the first parser, that tree-sitter
@@ -69,7 +72,7 @@ func (p *Parser) ParseReusing(src []byte, old *Tree) (*Tree, error) {
 	if p.mem.a == nil {
 		return nil, fmt.Errorf("syntax: parser used after Close")
 	}
-	nodes, err := parseFlat(p.mem, src, nodes, &p.Timing)
+	nodes, clean, err := parseFlat(p.mem, src, nodes, &p.Timing)
 	if err != nil {
 		return nil, err
 	}
@@ -77,5 +80,5 @@ func (p *Parser) ParseReusing(src []byte, old *Tree) (*Tree, error) {
 	defer func() { p.Timing.Flatten += time.Since(t0) }()
 	p.Timing.Files++
 	p.Timing.Nodes += int64(len(nodes))
-	return &Tree{Src: src, nodes: nodes, lineStarts: appendLineStarts(starts[:0], src)}, nil
+	return &Tree{Src: src, nodes: nodes, lineStarts: appendLineStarts(starts[:0], src), clean: clean}, nil
 }

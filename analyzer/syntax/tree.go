@@ -43,6 +43,9 @@ type Tree struct {
 	Src        []byte
 	nodes      []Node
 	lineStarts []uint32 // byte offset of each line start, built at parse time (a lazy fill would race between readers)
+	// clean is known absence of errors, hidden ones included (a missing
+	// newline token is no node): what Reparse needs of an old tree.
+	clean bool
 }
 
 // Len is the number of nodes.

@@ -1,0 +1,415 @@
+package syntax
+
+import (
+	"bytes"
+	"slices"
+	"time"
+)
+
+// Reparsing an edited file parses only the statements the edit touched,
+// in a synthetic source that puts them back in the same context, and
+// splices their nodes into the old tree. The result must equal a parse of
+// the whole new file, node for node; when that cannot be argued, Reparse
+// parses the whole file.
+//
+// Why a piece parsed alone gives the whole file's nodes. A piece runs from
+// the line of a statement S to the line of a later statement T, both
+// children of the same statement list L (the module, or the body block of a
+// class or function), both the first token on their line; the edit lies
+// after S's first byte and before T's line. At the start of such a line
+// tree-sitter-python's state is the same whatever came before: no bracket
+// or string open, the indentation stack that of L's enclosing blocks, and
+// the parser expecting a statement of L. The synthetic source recreates
+// that: one "class _:" header per enclosing block, each indented as the
+// real one is, then the piece, then a "pass" statement indented as T. The
+// sentinel stands for T: where a comment between the last statement and T
+// goes (into the last statement's block or into L) depends only on the
+// indentation of the next line that is not a comment, which is T's. After
+// T, the new file is the old one shifted, read from the same state, so the
+// old nodes from T on stay, moved by the edit's size. A piece at module
+// level may instead run to the end of the file, which then needs no
+// sentinel.
+//
+// What is refused (the whole file is parsed): an old tree with an error,
+// hidden ones included (tree-sitter recovers from "f(a)zz" with a missing
+// newline token, which is no node); an edit that touches the first token of every statement
+// of the module, or an indentation tree-sitter would read differently; a
+// piece whose parse has an error, whose sentinel is swallowed (an unclosed
+// bracket or string, a continuation line) or that changes shape
+// otherwise. The differential tests compare every splice with a full parse.
+
+// Edit is where two versions of a source differ: the bytes before Start
+// and after OldEnd (old) or NewEnd (new) are the same in both.
+type Edit struct {
+	Start, OldEnd, NewEnd int
+}
+
+// Diff returns the edit that turns old into src: their common prefix and
+// suffix, not overlapping.
+func Diff(old, src []byte) Edit {
+	n := min(len(old), len(src))
+	p := 0
+	for p < n && old[p] == src[p] {
+		p++
+	}
+	s := 0
+	for s < n-p && old[len(old)-1-s] == src[len(src)-1-s] {
+		s++
+	}
+	return Edit{Start: p, OldEnd: len(old) - s, NewEnd: len(src) - s}
+}
+
+// Reparse parses src, the new version of old's source, reusing old's
+// nodes outside the statements the edit touched when it can. The result
+// equals Parse(src). old is not modified.
+func (p *Parser) Reparse(old *Tree, src []byte) (*Tree, error) {
+	if old != nil && old.clean && len(old.nodes) > 0 {
+		if t := p.splice(old.nodes, Diff(old.Src, src), src); t != nil {
+			return t, nil
+		}
+	}
+	return p.Parse(src)
+}
+
+// piece is the part of the old tree a reparse replaces: the nodes
+// [first, end) in preorder, children (and their subtrees) of list, whose
+// source starts at byte from and runs to byte to of the new source.
+type piece struct {
+	list      NodeID
+	first     NodeID
+	end       NodeID // len(nodes) when the piece runs to the end of the file
+	from, to  int
+	headers   []byte // the synthetic enclosing blocks
+	sentinel  []byte // T's indentation and "pass\n"; nil at the end of the file
+	depth     int
+	firstByte int // S's first byte (the same in both versions)
+}
+
+// splice returns the tree of src rebuilt from old's nodes (of a clean
+// tree) and a parse of the piece the edit touched, or nil when Reparse
+// must parse it all.
+func (p *Parser) splice(old []Node, e Edit, src []byte) *Tree {
+	if p.mem.a == nil || e.Start > e.OldEnd || e.Start > e.NewEnd || e.NewEnd > len(src) ||
+		old[0].kind != Module || old[0].parent != NoNode {
+		return nil
+	}
+	oldSize := e.OldEnd + len(src) - e.NewEnd
+	for i := range old {
+		if old[i].flags&(flagError|flagMissing) != 0 || int(old[i].end) > oldSize {
+			return nil
+		}
+	}
+	pc, ok := choosePiece(&Tree{nodes: old}, e, src)
+	if !ok {
+		return nil
+	}
+	synth := make([]byte, 0, len(pc.headers)+pc.to-pc.from+len(pc.sentinel))
+	synth = append(synth, pc.headers...)
+	synth = append(synth, src[pc.from:pc.to]...)
+	synth = append(synth, pc.sentinel...)
+	nodes, clean, err := parseFlat(p.mem, synth, nil, &p.Timing)
+	if err != nil || !clean {
+		return nil
+	}
+	t0 := time.Now()
+	defer func() { p.Timing.Flatten += time.Since(t0) }() // the splice is counted with copying trees
+	out := spliceNodes(old, nodes, pc, e, len(src))
+	if out == nil {
+		return nil
+	}
+	p.Timing.Files++
+	p.Timing.Spliced++
+	p.Timing.Nodes += int64(len(out))
+	return &Tree{Src: src, nodes: out, lineStarts: LineStarts(src), clean: true}
+}
+
+// choosePiece finds the smallest piece that holds the edit: it starts at
+// the module and goes into the body of the class or function the edit
+// lies in, while the edit stays between two statements of that body.
+func choosePiece(old *Tree, e Edit, src []byte) (piece, bool) {
+	delta := e.NewEnd - e.OldEnd
+	var best piece
+	found := false
+	var headers []byte
+	list := old.Root()
+	for depth := 0; ; depth++ {
+		// S: the last statement starting before the edit; T: the first
+		// starting after it.
+		s, t := NoNode, NoNode
+		for c := old.FirstChild(list); c != NoNode; c = old.nextSibling(c) {
+			if old.nodes[c].flags&flagExtra != 0 {
+				continue
+			}
+			if int(old.nodes[c].start) < e.Start {
+				s = c
+			} else if t == NoNode && int(old.nodes[c].start) >= e.OldEnd {
+				t = c
+				break
+			}
+		}
+		if s == NoNode || (t == NoNode && depth > 0) {
+			break
+		}
+		// tree-sitter-python ignores an indentation it does not expect
+		// (no error, no node), so a list can hold statements at several
+		// indentations. Its own is that of its first statement, which
+		// opened the block; S and T must have it.
+		indent := old.listIndent(list, src)
+		sLine, ok := lineOf(src, int(old.nodes[s].start))
+		if !ok || indent == nil || !bytes.Equal(src[sLine:old.nodes[s].start], indent) {
+			break
+		}
+		pc := piece{list: list, first: s, end: NodeID(len(old.nodes)), from: sLine, to: len(src),
+			headers: headers, depth: depth, firstByte: int(old.nodes[s].start)}
+		if t != NoNode {
+			tStart := int(old.nodes[t].start) + delta
+			tLine, ok := lineOf(src, tStart)
+			// T's indentation unchanged, and T first on its line in the old
+			// version too.
+			if !ok || tLine < e.NewEnd || tLine == 0 || !oldLineStart(src, e, tLine-delta) ||
+				!bytes.Equal(src[tLine:tStart], indent) {
+				break
+			}
+			pc.end, pc.to = t, tLine
+			pc.sentinel = append(bytes.Clone(src[tLine:tStart]), "pass\n"...)
+		}
+		best, found = pc, true
+		// Into S's body, when the edit lies inside S alone.
+		if t != NoNode && old.nextStmt(s) != t || t == NoNode && old.nextStmt(s) != NoNode {
+			break
+		}
+		body := old.indentedBody(s, e, src)
+		if body == NoNode {
+			break
+		}
+		headers = append(append(slices.Clip(headers), src[sLine:old.nodes[s].start]...), "class _:\n"...)
+		list = body
+	}
+	return best, found
+}
+
+// listIndent returns the indentation of the first statement of list (the
+// module's is empty), nil if that statement is not first on its line.
+func (t *Tree) listIndent(list NodeID, src []byte) []byte {
+	if list == t.Root() {
+		return []byte{}
+	}
+	first := t.FirstChild(list)
+	for first != NoNode && t.nodes[first].flags&flagExtra != 0 {
+		first = t.nextSibling(first)
+	}
+	if first == NoNode {
+		return nil
+	}
+	line, ok := lineOf(src, int(t.nodes[first].start))
+	if !ok {
+		return nil
+	}
+	return src[line:t.nodes[first].start]
+}
+
+// nextStmt is the statement after s in its list, skipping comments.
+func (t *Tree) nextStmt(s NodeID) NodeID {
+	for c := t.nextSibling(s); c != NoNode; c = t.nextSibling(c) {
+		if t.nodes[c].flags&flagExtra == 0 {
+			return c
+		}
+	}
+	return NoNode
+}
+
+// indentedBody returns the body block of s, a class or function
+// definition (decorated or not), when the body is on lines of its own and
+// starts before the edit (else no statement of it could start the piece);
+// else NoNode.
+func (t *Tree) indentedBody(s NodeID, e Edit, src []byte) NodeID {
+	def := s
+	if t.nodes[def].kind == DecoratedDefinition {
+		def = t.Field(def, FDefinition)
+	}
+	if k := t.Kind(def); k != ClassDefinition && k != FunctionDefinition {
+		return NoNode
+	}
+	body := t.Field(def, FBody)
+	if t.Kind(body) != Block {
+		return NoNode
+	}
+	first := t.FirstChild(body)
+	for first != NoNode && t.nodes[first].flags&flagExtra != 0 {
+		first = t.nextSibling(first)
+	}
+	if first == NoNode || int(t.nodes[first].start) >= e.Start {
+		return NoNode
+	}
+	if _, ok := lineOf(src, int(t.nodes[first].start)); !ok {
+		return NoNode
+	}
+	return body
+}
+
+// lineOf returns the start of the line of the token at offset when only
+// spaces and tabs precede it there and the line does not continue another
+// (a backslash before its line feed); ok false otherwise.
+func lineOf(src []byte, offset int) (int, bool) {
+	i := offset
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i == 0 {
+		return 0, true
+	}
+	at := func(j int) byte { return src[j] }
+	return i, lineBreakAt(at, i)
+}
+
+// lineBreakAt reports whether a line starts at i > 0 that does not
+// continue the one before: a line feed at i-1, no backslash before it. at
+// returns the byte at j, or 0 when it is not known.
+func lineBreakAt(at func(int) byte, i int) bool {
+	if at(i-1) != '\n' {
+		return false
+	}
+	j := i - 1
+	if j == 0 {
+		return true
+	}
+	b := at(j - 1)
+	if b == '\r' && j > 1 {
+		b = at(j - 2)
+	}
+	return b != '\\' && b != 0
+}
+
+// oldLineStart reports whether a line started at oldPos in the old
+// version, reading its bytes from src where the edit left them (0 where
+// it did not: then no).
+func oldLineStart(src []byte, e Edit, oldPos int) bool {
+	at := func(j int) byte {
+		switch {
+		case j < 0:
+			return 0
+		case j < e.Start:
+			return src[j]
+		case j >= e.OldEnd:
+			return src[j+e.NewEnd-e.OldEnd]
+		}
+		return 0
+	}
+	return oldPos > 0 && lineBreakAt(at, oldPos)
+}
+
+// spliceNodes checks the piece's parse (nodes, of the synthetic source)
+// and builds the new tree's nodes: the old ones before the piece, the
+// piece's, and the old ones after it, moved. nil if the parse is not the
+// expected shape.
+func spliceNodes(old, nodes []Node, pc piece, e Edit, size int) []Node {
+	if len(nodes) == 0 {
+		return nil
+	}
+	for i := range nodes {
+		if nodes[i].flags&(flagError|flagMissing) != 0 {
+			return nil
+		}
+	}
+	pt := &Tree{nodes: nodes}
+	// Down the headers: each holds one class whose body holds the next.
+	list := pt.Root()
+	for range pc.depth {
+		c := pt.FirstChild(list)
+		if c == NoNode || pt.nextSibling(c) != NoNode || pt.Kind(c) != ClassDefinition {
+			return nil
+		}
+		body := pt.Field(c, FBody)
+		if pt.Kind(body) != Block || pt.nextSibling(body) != NoNode {
+			return nil
+		}
+		list = body
+	}
+	first := list + 1
+	head := len(pc.headers)
+	if int(first) >= len(nodes) || nodes[first].parent != list || int(nodes[first].start) != head+pc.firstByte-pc.from {
+		return nil
+	}
+	end := NodeID(len(nodes)) // one past the piece's nodes
+	if pc.sentinel != nil {
+		var last NodeID = NoNode
+		for c := first; c != NoNode; c = pt.nextSibling(c) {
+			last = c
+		}
+		at := head + pc.to - pc.from + len(pc.sentinel) - len("pass\n")
+		if last == NoNode || last == first || nodes[last].kind != PassStatement ||
+			int(nodes[last].start) != at || int(nodes[last].end) != at+len("pass") || nodes[last].subtreeEnd != NodeID(len(nodes)) {
+			return nil
+		}
+		end = last
+	} else if list != 0 || nodes[0].subtreeEnd != end {
+		return nil
+	}
+	k := int(end - first)
+	oldLen := int(pc.end - pc.first)
+	dn := NodeID(k - oldLen)
+	delta := uint32(e.NewEnd - e.OldEnd)
+	shift := uint32(pc.from - head)
+	out := make([]Node, 0, len(old)+int(dn))
+	out = append(out, old[:pc.first]...)
+	// The piece's ancestors: their subtrees hold it.
+	for a := pc.list; a != NoNode; a = old[a].parent {
+		x := &out[a]
+		if x.subtreeEnd < pc.end {
+			return nil
+		}
+		x.subtreeEnd += dn
+		x.end += delta // unsigned arithmetic: a shrink wraps and comes back
+	}
+	if pc.sentinel == nil {
+		out[0].end = nodes[0].end + shift
+	}
+	base := pc.first - first
+	for _, x := range nodes[first:end] {
+		x.start += shift
+		x.end += shift
+		if x.parent == list {
+			x.parent = pc.list
+		} else {
+			x.parent += base
+		}
+		x.subtreeEnd += base
+		out = append(out, x)
+	}
+	for _, x := range old[pc.end:] {
+		x.start += delta
+		x.end += delta
+		if x.parent >= pc.end {
+			x.parent += dn
+		}
+		x.subtreeEnd += dn
+		out = append(out, x)
+	}
+	if int(out[0].end) > size {
+		return nil
+	}
+	return out
+}
+
+// lineHash hashes one line (FNV-1a, 64 bits, with its length), for
+// Snapshot.
+func lineHash(line []byte) uint64 {
+	h := uint64(14695981039346656037) ^ uint64(len(line))
+	for _, b := range line {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
+}
+
+// lines calls f with each line of src, its line feed included.
+func lines(src []byte, f func(line []byte)) {
+	for len(src) > 0 {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			f(src)
+			return
+		}
+		f(src[:i+1])
+		src = src[i+1:]
+	}
+}

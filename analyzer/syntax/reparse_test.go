@@ -1,0 +1,322 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/sglint/sglint/internal/stdlib"
+)
+
+// A file shaped as the KV backends are: classes of methods, nested
+// blocks, comments at every indentation, decorators.
+const reparseBase = `import os
+
+# The manager.
+class Manager(Base):
+    """Doc."""
+
+    def __init__(self, args):
+        self.args = args
+        if args:
+            self.ready = True
+        # a comment in the body
+
+    @property
+    def kind(self):
+        return self.args.kind
+# a comment at column 0, between methods
+
+    def send(self, req):
+        for x in req.items:
+            if x:
+                self.push(x)
+            else:
+                continue
+        return req
+
+    class Inner:
+        def deep(self):
+            return 1
+
+        def deeper(self):
+            return 2
+
+    def last(self):
+        return None
+
+
+def helper(a, b=(1,
+                 2)):
+    return a + \
+        b
+
+
+if __name__ == "__main__":
+    helper(1)
+`
+
+// reparseCases edits reparseBase; spliced says whether the edit is
+// expected to be spliced (false: Reparse must parse the whole file).
+var reparseCases = []struct {
+	name    string
+	old     string // replaced once in reparseBase
+	new     string
+	spliced bool
+}{
+	{"call added in a middle method", "                self.push(x)\n", "                self.push(x)\n                self.log(x)\n", true},
+	{"statement changed in __init__", "self.args = args", "self.args = dict(args)", true},
+	{"method added between methods", "    @property\n", "    def extra(self):\n        return 0\n\n    @property\n", true},
+	{"comment at end of file", "    helper(1)\n", "    helper(1)\n# end\n", true},
+	{"comment at column 0 in a body", "        return req\n", "# c0\n        return req\n", true},
+	{"edit inside a nested class", "return 1", "return 1 + 1", true},
+	{"edit in the last method of a nested class", "return 2", "return 3", true},
+	{"edit in the last method of the class", "return None", "return self", true},
+	{"docstring changed", `"""Doc."""`, `"""Other doc."""`, true},
+	{"edit in a continuation line", "        b\n", "        b * 2\n", true},
+	{"edit in the main block", "helper(1)", "helper(2)", true},
+	{"bracket left open", "self.args = args", "self.args = (args", false},
+	{"string left open", "self.args = args", "self.args = '''args", false},
+	{"line continued into the next method", "        return self.args.kind\n", "        return self.args.kind \\\n", true},
+	{"method dedented to the module", "    def last(self):", "def last(self):", true},
+	{"else added after the main block", "    helper(1)\n", "    helper(1)\nelse:\n    pass\n", true},
+	{"class header edited", "class Manager(Base):", "class Manager(Base, Mixin):", true},
+	{"import changed", "import os", "import sys", true},
+	{"indentation of a body changed", "            self.ready = True", "              self.ready = True", true},
+	{"everything removed", reparseBase, "", false},
+	{"syntax error added", "return req", "return req)", false},
+	{"comment above the first statement", "import os\n", "# top\nimport os\n", false},
+	{"tab indentation", "        return req\n", "        return req\n\tx = 1\n", true},
+}
+
+func TestReparseEqualsParse(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	old, err := p.Parse([]byte(reparseBase))
+	require.NoError(t, err)
+	for _, c := range reparseCases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Contains(t, reparseBase, c.old)
+			src := []byte(replaceOnce(reparseBase, c.old, c.new))
+			want, err := p.Parse(src)
+			require.NoError(t, err)
+			before := p.Timing.Spliced
+			got, err := p.Reparse(old, src)
+			require.NoError(t, err)
+			require.Equal(t, dump(want), dump(got))
+			require.Equal(t, want.lineStarts, got.lineStarts)
+			require.Equal(t, c.spliced, p.Timing.Spliced > before, "spliced")
+
+			// The same from a snapshot, which knows the old version by
+			// its lines: the edit widens to whole lines.
+			got, err = p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), src)
+			require.NoError(t, err)
+			require.Equal(t, dump(want), dump(got))
+			require.Equal(t, want.lineStarts, got.lineStarts)
+		})
+	}
+}
+
+// The snapshot path splices the edits the bench makes: a comment appended
+// at the end, a call added in a method.
+func TestReparseSnapshotSplices(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	old, err := p.Parse([]byte(reparseBase))
+	require.NoError(t, err)
+	snap := Snapshot(old.Pack(nil), old.Src)
+	for _, src := range []string{
+		reparseBase + "# edit\n",
+		replaceOnce(reparseBase, "        return req\n", "        return req\n        log.debug('x')\n"),
+	} {
+		before := p.Timing.Spliced
+		got, err := p.ReparseSnapshot(snap, []byte(src))
+		require.NoError(t, err)
+		want, err := p.Parse([]byte(src))
+		require.NoError(t, err)
+		require.Equal(t, dump(want), dump(got))
+		require.Equal(t, before+1, p.Timing.Spliced)
+	}
+}
+
+// A damaged snapshot costs the splice, never the parse.
+func TestReparseSnapshotDamaged(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	old, err := p.Parse([]byte(reparseBase))
+	require.NoError(t, err)
+	snap := Snapshot(old.Pack(nil), old.Src)
+	src := []byte(reparseBase + "x = 1\n")
+	want, err := p.Parse(src)
+	require.NoError(t, err)
+	for _, bad := range [][]byte{nil, snap[:1], snap[:len(snap)/2], snap[:len(snap)-3], append(append([]byte(nil), snap...), 0)} {
+		got, err := p.ReparseSnapshot(bad, src)
+		require.NoError(t, err)
+		require.Equal(t, dump(want), dump(got))
+	}
+	// Another file's snapshot (sizes and lines that do not fit) too.
+	other, err := p.Parse([]byte("x = 1\n"))
+	require.NoError(t, err)
+	got, err := p.ReparseSnapshot(Snapshot(other.Pack(nil), other.Src), src)
+	require.NoError(t, err)
+	require.Equal(t, dump(want), dump(got))
+}
+
+func replaceOnce(s, old, new string) string {
+	i := bytes.Index([]byte(s), []byte(old))
+	return s[:i] + new + s[i+len(old):]
+}
+
+// TestReparseRandomEdits edits real Python files at random, line by line,
+// and checks every reparse against a full parse. The corpus is the
+// machine's standard library ($SGLINT_BENCH_CORPUS to change it: an
+// sglang tree, for one); SGLINT_REPARSE_FILES sets how many files (all
+// of them with 0).
+func TestReparseRandomEdits(t *testing.T) {
+	_, files := stdlib.Corpus(t, false)
+	limit := 150
+	if testing.Short() {
+		limit = 30
+	}
+	if v, err := strconv.Atoi(os.Getenv("SGLINT_REPARSE_FILES")); err == nil {
+		limit = v
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	rng.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	if limit > 0 && len(files) > limit {
+		files = files[:limit]
+	}
+	p := NewParser()
+	defer p.Close()
+	edits, spliced, cleanEdits, cleanSpliced := 0, 0, 0, 0
+	for _, f := range files {
+		src, err := os.ReadFile(f.Abs)
+		require.NoError(t, err)
+		if len(src) > 300_000 {
+			continue
+		}
+		old, err := p.Parse(src)
+		require.NoError(t, err)
+		for k := range 8 {
+			next := randomEdit(rng, old.Src, k)
+			want, err := p.Parse(next)
+			require.NoError(t, err)
+			before := p.Timing.Spliced
+			got, err := p.Reparse(old, next)
+			require.NoError(t, err)
+			edits++
+			if p.Timing.Spliced > before {
+				spliced++
+			}
+			if k%4 == 0 { // the snapshot path too, on some
+				fromSnap, err := p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), next)
+				require.NoError(t, err)
+				if !slicesEqualNodes(want, fromSnap) {
+					got = fromSnap
+				}
+			}
+			if !slicesEqualNodes(want, got) {
+				e := Diff(old.Src, next)
+				if dir := os.Getenv("SGLINT_REPARSE_DUMP"); dir != "" { // both versions, to debug
+					_ = os.WriteFile(dir+"/old.py", old.Src, 0o644)
+					_ = os.WriteFile(dir+"/new.py", next, 0o644)
+				}
+				t.Fatalf("%s, edit %d (%+v): reparse differs from parse\n--- old around the edit:\n%s\n--- new:\n%s",
+					f.Abs, k, e, around(old.Src, e.Start, e.OldEnd), around(next, e.Start, e.NewEnd))
+			}
+			if old.clean && want.clean {
+				cleanEdits++
+				if p.Timing.Spliced > before {
+					cleanSpliced++
+				}
+			}
+			if want.clean {
+				old = want // valid edits pile up, as in an editor
+			}
+		}
+	}
+	t.Logf("%d edits on %d files, %d spliced; %d of %d between trees without errors", edits, len(files), spliced, cleanSpliced, cleanEdits)
+	require.Greater(t, cleanSpliced*10, cleanEdits*8, "most edits between trees without errors are spliced")
+}
+
+func slicesEqualNodes(a, b *Tree) bool {
+	if len(a.nodes) != len(b.nodes) || len(a.lineStarts) != len(b.lineStarts) {
+		return false
+	}
+	for i := range a.nodes {
+		if a.nodes[i] != b.nodes[i] {
+			return false
+		}
+	}
+	return bytes.Equal(a.Src, b.Src)
+}
+
+func around(src []byte, from, to int) string {
+	a, b := max(0, from-200), min(len(src), to+200)
+	return fmt.Sprintf("%q", src[a:b])
+}
+
+// randomEdit changes src the way editing does: a line typed, deleted,
+// duplicated or changed; a comment added at some indentation; text
+// appended at the end.
+func randomEdit(rng *rand.Rand, src []byte, k int) []byte {
+	var starts []int
+	starts = append(starts, 0)
+	for i, b := range src {
+		if b == '\n' && i+1 < len(src) {
+			starts = append(starts, i+1)
+		}
+	}
+	line := func(i int) (int, int) {
+		end := len(src)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		return starts[i], end
+	}
+	i := rng.IntN(len(starts))
+	a, b := line(i)
+	indent := a
+	for indent < b && (src[indent] == ' ' || src[indent] == '\t') {
+		indent++
+	}
+	ind := string(src[a:indent])
+	var out []byte
+	switch k % 7 {
+	case 0: // a call added after the line, as indented
+		out = concat(src[:b], ind+"log.debug('edit')\n", src[b:])
+	case 1: // the line deleted
+		out = concat(src[:a], "", src[b:])
+	case 2: // the line duplicated
+		out = concat(src[:b], string(src[a:b]), src[b:])
+	case 3: // a character of the line changed
+		if b > indent+1 {
+			j := indent + rng.IntN(b-indent-1)
+			out = concat(src[:j], "x", src[j+1:])
+		} else {
+			out = concat(src[:b], "\n", src[b:])
+		}
+	case 4: // a comment line, at the line's indentation or at column 0
+		c := ind + "# note\n"
+		if rng.IntN(2) == 0 {
+			c = "# note\n"
+		}
+		out = concat(src[:a], c, src[a:])
+	case 5: // text appended at the end
+		out = concat(src, "# end\n", nil)
+	default: // a word inserted inside the line
+		j := indent + rng.IntN(b-indent+1)
+		out = concat(src[:j], "zz", src[j:])
+	}
+	return out
+}
+
+func concat(a []byte, mid string, b []byte) []byte {
+	out := make([]byte, 0, len(a)+len(mid)+len(b))
+	return append(append(append(out, a...), mid...), b...)
+}
