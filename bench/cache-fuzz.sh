@@ -5,7 +5,7 @@
 # at the end or on a line, a logging call inserted, a guard flipped, a
 # method added, a send method that reads a table without checking, which
 # most often adds a finding), and after each compares a run with the cache (replay, plan,
-# preloading all on) with a run without it: output and exit status must be
+# reparsing all on) with a run without it: output and exit status must be
 # the same. Every few edits it waits out the racy window, so both the
 # trusted-stamp and the read-again paths are taken. Exit 1 on a difference.
 #

@@ -153,6 +153,14 @@ func TestCacheInvalidation(t *testing.T) {
 	assert.Equal(t, 0, res.Stats.ProjectCached)
 	assert.Equal(t, 4, res.Stats.Unpacked, "the rule reads every tree: unpacked, three of them from the cache")
 	assert.Equal(t, 0, res.Stats.Reparsed)
+	assert.Equal(t, 0, res.Stats.Spliced, "the edit is on the first line: the whole file is parsed")
+
+	// A statement added in a method: the file is parsed only there, from
+	// the snapshot of its last version in the cache.
+	p.write("pkg/base.py", "# base, edited\nclass Base(object):\n    def send(self):\n        self.n = 1\n        return self.descs[0]\n")
+	res = check("statement added")
+	assert.Equal(t, 1, res.Stats.Parsed)
+	assert.Equal(t, 1, res.Stats.Spliced)
 
 	// A comment moves the class down a line: positions in other files'
 	// findings follow.

@@ -419,18 +419,28 @@ func (rc *runCache) saveModel(f *file, set *noqa.Set, sites []records.Site, ws *
 func (rc *runCache) packedTree(f *file) []byte {
 	ws := newWorkerStats() // not counted: part of the rules' time
 	if e, ok := rc.trees.get(rc.store, f.Abs, ws); ok && e.Content == f.hash {
+		if packed, err := syntax.SnapshotPacked(e.Data); err == nil {
+			return packed
+		}
+	}
+	return nil
+}
+
+// oldSnapshot returns the snapshot of an earlier version of f, from which
+// its tree can be reparsed (syntax.ReparseSnapshot); nil if there is none.
+func (rc *runCache) oldSnapshot(f *file, ws *workerStats) []byte {
+	if e, ok := rc.trees.get(rc.store, f.Abs, ws); ok && e.Content != f.hash {
 		return e.Data
 	}
 	return nil
 }
 
-// saveTree records f's packed tree (not copied: packed bytes are never
-// modified).
+// saveTree records f's tree, packed, as a snapshot of its version.
 func (rc *runCache) saveTree(f *file, packed []byte) {
 	if rc.readOnly {
 		return
 	}
-	rc.trees.putEntry(bundleEntry{Abs: f.Abs, Content: f.hash, Data: packed})
+	rc.trees.putEntry(bundleEntry{Abs: f.Abs, Content: f.hash, Data: syntax.Snapshot(packed, f.Src())})
 }
 
 func (rc *runCache) saveFindings(f *file, e *findingsEntry, ws *workerStats) {

@@ -267,19 +267,23 @@ func (r *runner) load(w *worker, i int) {
 		}
 	}
 
-	tree, timing, preloaded := takePreload(in.Abs, src)
-	if preloaded {
-		w.parser.Timing.Parse += timing.Parse
-		w.parser.Timing.Flatten += timing.Flatten
-		w.parser.Timing.Files += timing.Files
-		w.parser.Timing.Nodes += timing.Nodes
+	// A file changed since the cache saw it: reparse what the edit
+	// touched.
+	var snap []byte
+	if cached {
+		snap = r.cache.oldSnapshot(f, w.ws)
+	}
+	var tree *syntax.Tree
+	var err error
+	if snap != nil {
+		tree, err = w.parser.ReparseSnapshot(snap, src)
 		w.scratch = reuse // not used: the next parse may reuse it
 	} else {
-		var err error
-		if tree, err = w.parser.ParseReusing(src, reuse); err != nil {
-			r.problems[i] = append(r.problems[i], analyzer.Problem{Path: in.Path, Message: err.Error()})
-			return
-		}
+		tree, err = w.parser.ParseReusing(src, reuse)
+	}
+	if err != nil {
+		r.problems[i] = append(r.problems[i], analyzer.Problem{Path: in.Path, Message: err.Error()})
+		return
 	}
 	f.SetTree(tree)
 	// Without project rules nothing reads a summary or a tree after this

@@ -192,7 +192,11 @@ func (s *Session) Set(in Input) []analyzer.Problem {
 	sl := &slot{in: in}
 	old := s.byPath[in.Path]
 	if s.demands == nil || in.Src != nil || in.Named || old != nil && old.loaded {
-		s.loadOne(sl)
+		var prev *file
+		if old != nil {
+			prev = old.file
+		}
+		s.loadOne(sl, prev)
 	} else {
 		s.preScan(sl) // loaded if the selection asks for it
 	}
@@ -208,8 +212,10 @@ func (s *Session) Set(in Input) []analyzer.Problem {
 	return sl.problems
 }
 
-// loadOne reads, parses and summarises one file with the session's parser.
-func (s *Session) loadOne(sl *slot) {
+// loadOne reads, parses and summarises one file with the session's
+// parser; prev, when not nil, is the file's last version, whose tree the
+// parse reuses outside the statements that changed.
+func (s *Session) loadOne(sl *slot, prev *file) {
 	sl.loaded = true
 	defer func() {
 		if v := recover(); v != nil {
@@ -225,7 +231,13 @@ func (s *Session) loadOne(sl *slot) {
 		sl.problems = append(sl.problems, *prob)
 		return
 	}
-	tree, err := s.parser.Parse(f.Src())
+	var tree *syntax.Tree
+	var err error
+	if prev != nil {
+		tree, err = s.parser.Reparse(prev.Tree(), f.Src())
+	} else {
+		tree, err = s.parser.Parse(f.Src())
+	}
 	if err != nil {
 		sl.problems = append(sl.problems, analyzer.Problem{Path: sl.in.Path, Message: err.Error()})
 		return
@@ -264,7 +276,7 @@ func (s *Session) Check(paths []string) *Result {
 	start := time.Now()
 	for _, p := range paths { // a file checked is loaded, as a file named is
 		if sl := s.byPath[p]; sl != nil && !sl.loaded {
-			s.loadOne(sl)
+			s.loadOne(sl, nil)
 			s.project = nil
 		}
 	}

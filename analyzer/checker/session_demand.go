@@ -55,7 +55,7 @@ func (s *Session) loadUnits(units []int) int {
 	n := 0
 	for _, i := range units {
 		if sl := s.slots[i]; !sl.loaded && sl.pre.ok {
-			s.loadOne(sl)
+			s.loadOne(sl, nil)
 			n++
 		}
 	}

@@ -11,11 +11,12 @@ import (
 // are per phase; busy times are summed over the workers of a phase, so with
 // two workers they may add up to twice its wall time.
 type Stats struct {
-	Jobs   int
-	Cache  bool // the run had a cache
-	Files  int  // files loaded (reported on or context)
-	Parsed int  // files parsed by this run
-	Cached int  // files whose summary and file-local results came from the cache
+	Jobs    int
+	Cache   bool // the run had a cache
+	Files   int  // files loaded (reported on or context)
+	Parsed  int  // files parsed by this run
+	Spliced int  // of which reparsed from an earlier version's tree (syntax.ReparseSnapshot)
+	Cached  int  // files whose summary and file-local results came from the cache
 	// ProjectCached counts files whose findings of the rules that read the
 	// project came from the cache (nothing in the project changed).
 	ProjectCached int
@@ -95,6 +96,7 @@ func (s *Stats) merge(w *workerStats) {
 	s.Parse += w.parser.Parse
 	s.Flatten += w.parser.Flatten
 	s.Parsed += w.parser.Files
+	s.Spliced += w.parser.Spliced
 	s.Nodes += w.parser.Nodes
 	if len(w.rules) > 0 && s.Rules == nil {
 		s.Rules = map[string]time.Duration{}

@@ -8,13 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
-	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/internal/replay"
@@ -84,11 +82,6 @@ func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, b
 		return 0, false
 	}
 	if !rec.Holds() {
-		// Most likely the file just saved: its parse starts now, while the
-		// run finds its files (checker.Preload).
-		if p := rec.Stale(); strings.HasSuffix(p, ".py") {
-			checker.Preload(p)
-		}
 		return 0, false
 	}
 	if _, err := stdout.Write(rec.Stdout); err != nil {

@@ -31,8 +31,12 @@ func writeStats(w io.Writer, runs []*checker.Stats, rt *runTimes) {
 		if len(runs) > 1 {
 			pass = fmt.Sprintf(" (engine run %d of %d)", i+1, len(runs))
 		}
-		fmt.Fprintf(w, "sglint: stats%s: %d files, %.1f MB, %d parsed (%d nodes), %d from the cache; -j %d\n",
-			pass, st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, st.Files-st.Parsed, st.Jobs)
+		spliced := ""
+		if st.Spliced > 0 {
+			spliced = fmt.Sprintf(", %d of them only where edited", st.Spliced)
+		}
+		fmt.Fprintf(w, "sglint: stats%s: %d files, %.1f MB, %d parsed (%d nodes%s), %d from the cache; -j %d\n",
+			pass, st.Files, float64(st.Bytes)/1e6, st.Parsed, st.Nodes, spliced, st.Files-st.Parsed, st.Jobs)
 		if i == 0 {
 			fmt.Fprintf(w, "  setup     %s   flags, config, rule selection\n", ms(rt.setup))
 			fmt.Fprintf(w, "  discover  %s   finding the files\n", ms(rt.discover))

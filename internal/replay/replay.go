@@ -44,7 +44,6 @@ type Record struct {
 	Stderr  []byte
 	entries []entry
 	seen    map[string]bool
-	stale   atomic.Pointer[string] // the first path Holds found changed
 }
 
 type entry struct {
@@ -199,7 +198,6 @@ func (r *Record) Holds() bool {
 			case e.kind == mustMatch && exists && got == e.stamp && got.Older(r.Began):
 				continue
 			}
-			r.stale.CompareAndSwap(nil, &e.path)
 			failed.Store(true)
 			return
 		}
@@ -211,16 +209,6 @@ func (r *Record) Holds() bool {
 	check(0)
 	wg.Wait()
 	return !failed.Load()
-}
-
-// Stale is a path whose stamp Holds found changed ("" if none): since the
-// record lists the paths changed last first, in an edit run it is most
-// likely the file just saved.
-func (r *Record) Stale() string {
-	if p := r.stale.Load(); p != nil {
-		return *p
-	}
-	return ""
 }
 
 // Len is the number of paths recorded.

@@ -95,33 +95,6 @@ func TestRecordRoundTripAndChecks(t *testing.T) {
 	assert.False(t, Decode(data3).Holds())
 }
 
-// Stale names a path whose stamp no longer holds.
-func TestRecordStale(t *testing.T) {
-	if !Supported() {
-		t.Skip("runs are recorded on Linux only")
-	}
-	stamptest.TrustRecent(t)
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
-	// b first: a is the newest or, with equal times, first by its place,
-	// so a Stale that named the record's first entry would name a.
-	for _, f := range []string{b, a} {
-		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
-	}
-	time.Sleep(20 * time.Millisecond)
-	rec := New(time.Now())
-	require.True(t, rec.AddNow(a))
-	require.True(t, rec.AddNow(b))
-	data := rec.Encode()
-	held := Decode(data)
-	assert.True(t, held.Holds())
-	assert.Equal(t, "", held.Stale())
-	require.NoError(t, os.WriteFile(b, []byte("x = 22\n"), 0o644))
-	stale := Decode(data)
-	assert.False(t, stale.Holds())
-	assert.Equal(t, b, stale.Stale())
-}
-
 // The record lists the paths changed last first, so that an edit run's
 // check meets the file just edited again before the others.
 func TestRecordOrdersRecentFirst(t *testing.T) {
