@@ -236,7 +236,13 @@ func (s *Store) Put(k Key, payload []byte) error {
 }
 
 // writeAtomic writes parts to a temporary file next to path and renames it
-// over path.
+// to path, removing path first. Renaming over an existing file costs ext4
+// (auto_da_alloc) a flush of the new file's data, 0.15 to 0.8 ms of kernel
+// time per entry on the bench machine against 0.02 ms for a rename to a
+// free name: an edit run writes six or seven entries while its rules run.
+// The price: a concurrent run may find the entry missing for an instant
+// (then it computes it again), and a crash may leave it torn (its checks
+// reject it). Readers still never see a partly written entry.
 func writeAtomic(path string, parts ...[]byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
@@ -252,6 +258,7 @@ func writeAtomic(path string, parts ...[]byte) error {
 		err = cerr
 	}
 	if err == nil {
+		_ = os.Remove(path) // absent the first time
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
