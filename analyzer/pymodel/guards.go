@@ -37,10 +37,15 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	// What the constructors established holds on entry to every function
 	// they cannot reach, starts included, and properties alias what their
 	// getters return (see ClassFacts).
+	// Both loops below compute each function's facts apart (in parallel:
+	// the class invariants analyse the constructors, the entry facts read
+	// every caller's facts), then record them in order.
 	inv := map[FuncRef][]facts.Fact{}
-	for _, fn := range order {
+	each := make([][]facts.Fact, len(order))
+	parallelFiles(len(order), func(i int) { each[i] = fl.ClassFacts(order[i]) })
+	for i, fn := range order {
 		dirty[fn] = true
-		if fs := fl.ClassFacts(fn); len(fs) > 0 {
+		if fs := each[i]; len(fs) > 0 {
 			sortFacts(fs)
 			inv[fn] = fs
 			g.entry[fn] = fs
@@ -48,13 +53,17 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	}
 	for round := 0; round < maxGuardRounds; round++ {
 		g.analyze(order, dirty)
+		parallelFiles(len(order), func(i int) {
+			if fn := order[i]; !r.IsStart(fn) {
+				each[i] = unionFacts(inv[fn], g.entryFrom(r, fn))
+			}
+		})
 		changed := false
-		for _, fn := range order {
+		for i, fn := range order {
 			if r.IsStart(fn) {
 				continue
 			}
-			next := unionFacts(inv[fn], g.entryFrom(r, fn))
-			if !sameFacts(next, g.entry[fn]) {
+			if next := each[i]; !sameFacts(next, g.entry[fn]) {
 				g.entry[fn] = next
 				dirty[fn] = true
 				changed = true
