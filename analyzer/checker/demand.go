@@ -122,6 +122,7 @@ func (r *runner) saveModelsLater() {
 	done := make(chan time.Duration, 1)
 	r.modelsSaved = done
 	go func() {
+		r.fileSaves.Wait()
 		d := r.bundlesSaved(&r.cache.models, &r.cache.summaries, &r.cache.trees)
 		r.cache.summaries.drop() // decoded: the raw records are not needed
 		done <- d

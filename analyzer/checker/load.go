@@ -310,7 +310,30 @@ func (r *runner) load(w *worker, i int) {
 		r.localDiags[i] = checkFile(f, nil, r.local, r.settings(), &r.problems[i], w.ws)
 		r.localRan[i] = true
 	}
-	if cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i]) {
+	saveModel := cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i])
+	if r.decodeEarly && cached && needModel {
+		// A changed file of a planned run (loadPlanned): the rules read its
+		// tree next, and its cache records are needed only when the
+		// bundles are written (saveModels waits). Keep the tree, and encode
+		// the records off the load's critical path.
+		sites := r.sites[i]
+		if f.Summary != nil {
+			f.summaryDigest() // memoised now: the goroutine only reads it
+		}
+		r.fileSaves.Go(func() {
+			ws := newWorkerStats()
+			defer r.mergeStats(ws)
+			if saveModel {
+				r.cache.saveModel(f, set, sites, ws)
+			}
+			t0 := time.Now()
+			packed := tree.Pack(nil)
+			ws.pack += time.Since(t0)
+			r.cache.saveTree(f, packed)
+		})
+		return
+	}
+	if saveModel {
 		r.cache.saveModel(f, set, r.sites[i], w.ws)
 	}
 	if !needModel && !r.opts.KeepTrees {

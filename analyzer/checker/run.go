@@ -216,6 +216,9 @@ type runner struct {
 	// will be needed: see loadPlanned).
 	decodeEarly bool
 	modelsSaved chan time.Duration // saveModelsLater's, until waitModels
+	// fileSaves are the cache records of changed files being encoded in
+	// the background (load); the bundles are written after them.
+	fileSaves sync.WaitGroup
 
 	stats   *Stats
 	statsMu sync.Mutex
