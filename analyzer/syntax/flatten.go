@@ -122,7 +122,7 @@ typedef struct {
 
 static __thread sgl_arena *sgl_cur;
 
-enum { SGL_CHUNK = 2 << 20, SGL_MAGIC = 0x5a6c };
+enum { SGL_CHUNK = 2 << 20, SGL_FIRST = 256 << 10, SGL_MAGIC = 0x5a6c };
 
 typedef struct {
 	size_t size;
@@ -138,15 +138,25 @@ static void *sgl_arena_alloc(sgl_arena *a, size_t n) {
 	}
 	if (!c) {
 		size_t size = sizeof(sgl_chunk) + need;
-		size = (size + SGL_CHUNK - 1) & ~(size_t)(SGL_CHUNK - 1); // whole huge pages
 		void *m = NULL;
-		if (posix_memalign(&m, SGL_CHUNK, size) != 0) return NULL;
+		if (!a->first && size <= SGL_FIRST) {
+			// A parser's first chunk is small and in small pages: a small
+			// parse (the piece of an edited file, see reparse.go) touches
+			// a few pages instead of a huge page the kernel zeroes whole
+			// (0.2 ms).
+			size = SGL_FIRST;
+			m = malloc(size);
+			if (!m) return NULL;
+		} else {
+			size = (size + SGL_CHUNK - 1) & ~(size_t)(SGL_CHUNK - 1); // whole huge pages
+			if (posix_memalign(&m, SGL_CHUNK, size) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
-		// One fault per 2 MiB instead of per 4 KiB where the kernel allows
-		// (transparent huge pages on madvise): chunks are reused from file
-		// to file, but each page is faulted in once per parser.
-		madvise(m, size, MADV_HUGEPAGE);
+			// One fault per 2 MiB instead of per 4 KiB where the kernel
+			// allows (transparent huge pages on madvise): chunks are reused
+			// from file to file, but each page is faulted in once per parser.
+			madvise(m, size, MADV_HUGEPAGE);
 #endif
+		}
 		c = m;
 		c->cap = size - sizeof(sgl_chunk);
 		c->used = 0;
