@@ -96,6 +96,18 @@ func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 	if self == "" {
 		return nil
 	}
+	// Most functions on send paths raise nothing and assert nothing: they
+	// need no candidate states, whose types take most of this rule's time.
+	s := ix.Summary(fn.File)
+	var raises []int
+	for _, ri := range raisesIn(s, fn.Func) {
+		if rs := &s.Raises[ri]; rs.Type != "" && r.Reachable(rs.At.Node) {
+			raises = append(raises, ri)
+		}
+	}
+	if len(raises) == 0 && !hasAssert(f.Tree(), ix.Func(fn).Def) {
+		return nil
+	}
 	// The states the class uses: its own, and those of objects it
 	// holds in typed attributes (`self.kv_mgr.kv_mem_descs`).
 	lookup := ck.lookup(fn, c, self)
@@ -109,13 +121,9 @@ func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 	if len(cands) == 0 {
 		return nil
 	}
-	s := ix.Summary(fn.File)
-	for _, ri := range raisesIn(s, fn.Func) {
+	for _, ri := range raises {
 		rs := &s.Raises[ri]
 		n := rs.At.Node
-		if rs.Type == "" || !r.Reachable(n) {
-			continue
-		}
 		for _, sc := range cands {
 			if ex, ok := ck.raisesWhenEmpty(r, n, sc.path, sc.owner); ok {
 				out = append(out, emptyRaise{
@@ -128,6 +136,17 @@ func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 	}
 	out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, cands)...)
 	return out
+}
+
+// hasAssert reports whether the function defined at def has an assert
+// statement of its own.
+func hasAssert(t *syntax.Tree, def syntax.NodeID) bool {
+	for n := range t.OwnScope(def) {
+		if t.Kind(n) == syntax.AssertStatement {
+			return true
+		}
+	}
+	return false
 }
 
 func raisesIn(s *pymodel.Summary, fn int32) []int {
