@@ -32,11 +32,15 @@ import (
 //
 // What is refused (the whole file is parsed): an old tree with an error,
 // hidden ones included (tree-sitter recovers from "f(a)zz" with a missing
-// newline token, which is no node); an edit that touches the first token of every statement
-// of the module, or an indentation tree-sitter would read differently; a
-// piece whose parse has an error, whose sentinel is swallowed (an unclosed
-// bracket or string, a continuation line) or that changes shape
-// otherwise. The differential tests compare every splice with a full parse.
+// newline token, which is no node); an edit that starts at or before the
+// first byte of the module's first statement; S or T not first on its
+// line, on a continued line, or at another indentation than the first
+// statement of L (tree-sitter ignores an unexpected indent without an
+// error, so L may hold statements it reads differently alone); a piece
+// whose parse has an error, whose sentinel is swallowed (an unclosed
+// bracket or string, a continuation line) or whose shape is not the one
+// expected. The differential tests compare splices with full parses, on
+// fixtures and on random edits of real files.
 
 // Edit is where two versions of a source differ: the bytes before Start
 // and after OldEnd (old) or NewEnd (new) are the same in both.
