@@ -68,6 +68,15 @@ func (r *runner) loadSet(set []int) {
 	})
 }
 
+// loadSetDecoding is loadSet for a demand round, whose files are linked
+// next: the summaries of cached files are decoded as they load, beside
+// the others' loading, instead of after it.
+func (r *runner) loadSetDecoding(set []int) {
+	r.decodeEarly = true
+	defer func() { r.decodeEarly = false }()
+	r.loadSet(set)
+}
+
 // loadPlanned loads a plan's selection set, first the files of it whose
 // content changed: they are parsed (the longest jobs), while the other
 // workers take the rest from the cache. When a selected file changed, the
@@ -79,8 +88,8 @@ func (r *runner) loadPlanned(set, first []int) {
 		r.loadSet(set)
 		return
 	}
-	r.decodeEarly = true
-	defer func() { r.decodeEarly = false }()
+	r.decodeEarly, r.changedFirst = true, true
+	defer func() { r.decodeEarly, r.changedFirst = false, false }()
 	r.loadSet(append(first, slices.DeleteFunc(slices.Clone(set), func(i int) bool { return slices.Contains(first, i) })...))
 }
 
@@ -266,7 +275,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 			set = r.seeds(sc, demands)
 		}
 		r.seeded = set
-		r.loadSet(set)
+		r.loadSetDecoding(set)
 	}
 	r.stats.LoadWall = time.Since(*start)
 	*start = time.Now()
@@ -288,7 +297,7 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 			break
 		}
 		t0 := time.Now()
-		r.loadSet(more)
+		r.loadSetDecoding(more)
 		r.stats.LoadWall += time.Since(t0)
 		project = r.newProject()
 	}

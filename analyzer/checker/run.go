@@ -212,9 +212,12 @@ type runner struct {
 	newPlanned *planEntry // the plan held, with stamps to record (plan.go)
 	seeded     []int      // the seeds a run that pre-scanned started from (a new plan keeps them)
 	// decodeEarly: a file served by the cache has its summary decoded as
-	// it is loaded, while another worker parses a changed file (the index
-	// will be needed: see loadPlanned).
+	// it is loaded, while other workers load or parse (when the index will
+	// be needed: see loadPlanned and loadOnDemand).
 	decodeEarly bool
+	// changedFirst: the run loads a plan's changed files first
+	// (loadPlanned); those keep their trees (see load).
+	changedFirst bool
 	modelsSaved chan time.Duration // saveModelsLater's, until waitModels
 	// fileSaves are the cache records of changed files being encoded in
 	// the background (load); the bundles are written after them.
