@@ -218,7 +218,7 @@ type runner struct {
 	// changedFirst: the run loads a plan's changed files first
 	// (loadPlanned); those keep their trees (see load).
 	changedFirst bool
-	modelsSaved chan time.Duration // saveModelsLater's, until waitModels
+	modelsSaved  chan time.Duration // saveModelsLater's, until waitModels
 	// fileSaves are the cache records of changed files being encoded in
 	// the background (load); the bundles are written after them.
 	fileSaves sync.WaitGroup
