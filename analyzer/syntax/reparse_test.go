@@ -320,3 +320,51 @@ func concat(a []byte, mid string, b []byte) []byte {
 	out := make([]byte, 0, len(a)+len(mid)+len(b))
 	return append(append(append(out, a...), mid...), b...)
 }
+
+// Shapes the random edits meet seldom: CRLF line ends, a byte-order mark,
+// a class inside a function, async methods, decorators with comments
+// between, triple-quoted strings across lines, form feeds. Every edit must
+// give the whole parse's tree, spliced or not, from memory and from a
+// snapshot.
+func TestReparseUnusualShapes(t *testing.T) {
+	cases := []struct {
+		name, base, old, new string
+		spliced              bool
+	}{
+		{"crlf", "class A:\r\n    def f(self):\r\n        return 1\r\n\r\n    def g(self):\r\n        return 2\r\n", "return 1", "return 10", true},
+		{"crlf line added", "class A:\r\n    def f(self):\r\n        return 1\r\n\r\n    def g(self):\r\n        return 2\r\n", "        return 1\r\n", "        x = 0\r\n        return 1\r\n", true},
+		{"bom", "\ufeffimport os\n\ndef f():\n    return 1\n\ndef g():\n    return 2\n", "return 1", "return 3", true},
+		{"class in a function", "def outer():\n    class Inner:\n        def m(self):\n            return 1\n\n        def n(self):\n            return 2\n    return Inner\n", "return 1", "return 5", true},
+		{"async method", "class A:\n    async def f(self):\n        await g()\n\n    async def h(self):\n        pass\n", "await g()", "await g(1)", true},
+		{"decorator and comment", "class A:\n    @d\n    # between\n    @e\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n", "return 1", "return 2", true},
+		{"string across lines", "class A:\n    def f(self):\n        s = '''\nx\n'''\n        return s\n\n    def g(self):\n        pass\n", "x\n", "y\nz\n", true},
+		{"string opened", "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n", "return 1", "return '''1", false},
+		{"form feed", "def f():\n    return 1\n\x0c\ndef g():\n    return 2\n", "return 1", "return 4", true},
+		{"form feed indent", "class A:\n    def f(self):\n        return 1\n\x0c    def g(self):\n        return 2\n", "return 1", "return 4", true},
+		{"semicolons", "def f():\n    a = 1; b = 2\n    return a\n\ndef g():\n    pass\n", "b = 2", "b = 3", true},
+		{"continuation before T", "def f():\n    return 1\n\ndef g():\n    pass\n", "    return 1\n", "    return 1 + \\\n        2\n", true},
+		{"deep nesting", "class A:\n    class B:\n        class C:\n            def f(self):\n                return 1\n\n            def g(self):\n                return 2\n", "return 1", "return 7", true},
+		{"tabs", "class A:\n\tdef f(self):\n\t\treturn 1\n\n\tdef g(self):\n\t\treturn 2\n", "return 1", "return 8", true},
+		{"match in a method", "class A:\n    def f(self, x):\n        match x:\n            case 1:\n                return 1\n\n    def g(self):\n        pass\n", "return 1", "return 9", true},
+	}
+	p := NewParser()
+	defer p.Close()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			old, err := p.Parse([]byte(c.base))
+			require.NoError(t, err)
+			require.Contains(t, c.base, c.old)
+			src := []byte(replaceOnce(c.base, c.old, c.new))
+			want, err := p.Parse(src)
+			require.NoError(t, err)
+			before := p.Timing.Spliced
+			got, err := p.Reparse(old, src)
+			require.NoError(t, err)
+			require.Equal(t, dump(want), dump(got))
+			require.Equal(t, c.spliced, p.Timing.Spliced > before, "spliced")
+			got, err = p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), src)
+			require.NoError(t, err)
+			require.Equal(t, dump(want), dump(got))
+		})
+	}
+}
