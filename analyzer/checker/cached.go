@@ -67,6 +67,9 @@ type runCache struct {
 	models, summaries, findings, trees bundleSet
 	// scans holds each file's pre-scan with its stamp (demand.go).
 	scans bundleSet
+
+	projectOnce sync.Once
+	project     *projectRecord // the project findings record (readProjectRecord)
 }
 
 const entryVersion = "4" // changes with the record types below

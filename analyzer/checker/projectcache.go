@@ -29,8 +29,13 @@ type projectFile struct {
 
 const projectFindingsRecord = "project findings"
 
+// readProjectRecord reads the project findings record once per run: the
+// run looks it up (needProject) and merges into it when it saves
+// (saveProjectFindings). A record another run writes meanwhile is not
+// seen; it would only add findings of this same project.
 func (rc *runCache) readProjectRecord() *projectRecord {
-	return readRecord[projectRecord](rc, projectFindingsRecord)
+	rc.projectOnce.Do(func() { rc.project = readRecord[projectRecord](rc, projectFindingsRecord) })
+	return rc.project
 }
 
 // A record is one cache entry per project root and configuration (the
