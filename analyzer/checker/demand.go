@@ -203,7 +203,10 @@ func (r *runner) readAll(now int64) {
 					}
 				}
 			}
-			f := r.read(i, ws)
+			f := r.pending[i] // read by a plan check that missed
+			if f == nil {
+				f = r.read(i, ws)
+			}
 			if f == nil {
 				r.scans[i] = scanned{stamp: st, stamped: stamped} // not ok: unreadable
 				continue

@@ -185,6 +185,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 				i := stale[k].i
 				pf := &p.Files[i]
 				f := r.read(i, ws)
+				r.pending[i] = f // nil if unreadable
 				unreadable := pf.Scan == [16]byte{}
 				switch {
 				case f == nil && unreadable:
@@ -193,15 +194,17 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 					miss[i] = true
 				case f.hash != pf.Hash && scanDigest(f.Module, f.Package, unitDigest(prescan.Scan(f.Src()))) != pf.Scan:
 					miss[i] = true
-				default:
-					r.pending[i] = f
 				}
 			}
 		})
 	}
 	if slices.Contains(miss, true) {
+		// Phase 0 takes the files read here (readAll), and reads again
+		// those that could not be, to report their problem once.
 		for _, s := range stale {
-			r.pending[s.i], r.problems[s.i] = nil, nil // phase 0 reads them again
+			if r.pending[s.i] == nil {
+				r.problems[s.i] = nil
+			}
 		}
 		return nil, nil, false
 	}
