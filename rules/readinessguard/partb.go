@@ -35,13 +35,18 @@ type partBKey struct {
 
 // partB returns the part (b) findings of the whole project.
 func partB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
-	key := partBKey{paths, fmt.Sprintf("%q|%q", opts.Equivalent, opts.RegistrationCalls)}
+	key := partBKey{paths, optionsKey(opts)}
 	v := paths.Project.Shared(key, func() any { return computePartB(paths, opts) })
 	return v.([]analyzer.Diagnostic)
 }
 
+// optionsKey tells apart the options a checker's results depend on.
+func optionsKey(opts *Options) string {
+	return fmt.Sprintf("%q|%q", opts.Equivalent, opts.RegistrationCalls)
+}
+
 func computePartB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
-	ck := newChecker(paths, opts)
+	ck := sharedChecker(paths, opts)
 	ix := paths.Index()
 	var out []analyzer.Diagnostic
 	seen := map[pymodel.CallSite]bool{}

@@ -114,7 +114,7 @@ func run(pass *analyzer.Pass) error {
 	}
 	opts := analyzer.OptionsOf(pass, DefaultOptions)
 	paths := sendpath.Of(pass)
-	ck := newChecker(paths, opts)
+	ck := sharedChecker(paths, opts)
 	for _, fn := range proj.Index.FuncsOf(f.Model) {
 		ck.checkUses(pass, fn)
 	}
@@ -143,6 +143,19 @@ type classAttr struct {
 type stateMemo struct {
 	st state
 	ok bool
+}
+
+// sharedChecker is the project's checker for opts: its memos (the
+// registration states of class attributes, the functions that register)
+// serve every file's pass and part (b), which run on several goroutines.
+func sharedChecker(paths *sendpath.Paths, opts *Options) *checker {
+	key := checkerKey{paths, optionsKey(opts)}
+	return paths.Project.Shared(key, func() any { return newChecker(paths, opts) }).(*checker)
+}
+
+type checkerKey struct {
+	paths *sendpath.Paths
+	opts  string
 }
 
 func newChecker(paths *sendpath.Paths, opts *Options) *checker {
