@@ -95,12 +95,12 @@ func (rc *runCache) savePlan(e *planEntry) { rc.saveRecord(planRecord, e) }
 // pre-scan (which holds no line numbers: an edit that moves a class keeps
 // the digest), given as unitDigest's.
 func scanDigest(module string, pkg bool, unit [16]byte) [16]byte {
-	buf := append([]byte(module), 0, 0)
+	flag := []byte{0}
 	if pkg {
-		buf[len(buf)-1] = 1
+		flag[0] = 1
 	}
-	sum := sha256.Sum256(append(buf, unit[:]...))
-	return [16]byte(sum[:16])
+	k := cache.NewKey([]byte(module), flag, unit[:])
+	return [16]byte(k[:16])
 }
 
 // unitDigest identifies a pre-scan. It is kept with the pre-scan in the
