@@ -105,7 +105,8 @@ done:
 // sgl_parse_flat gives tree-sitter a bump allocator for the duration of one
 // call, in which it creates a parser, parses, copies the tree out and
 // forgets everything at once: no free, no tree walk to delete. The arena's
-// 2 MiB chunks are kept by the Go Parser for its next file. The allocator is
+// chunks (the first of 256 KiB, the others of 2 MiB) are kept by the Go
+// Parser for its next file. The allocator is
 // selected per thread (sgl_cur), and the whole life of every object it
 // allocates is inside one C call, on one thread: outside those calls, on
 // any thread, tree-sitter gets libc's allocator.

@@ -25,11 +25,11 @@ import (
 func (t *Tree) Pack(dst []byte) []byte {
 	canonical, _ := symbols()
 	dst = slices.Grow(dst, 10+6*len(t.nodes))
-	head := uint64(len(t.nodes)) << 1
+	count := uint64(len(t.nodes)) << 1
 	if t.clean {
-		head |= 1
+		count |= 1
 	}
-	dst = binary.AppendUvarint(dst, head)
+	dst = binary.AppendUvarint(dst, count)
 	prev := uint32(0)
 	for i := range t.nodes {
 		x := &t.nodes[i]
@@ -82,12 +82,13 @@ func Unpack(src, packed []byte) (*Tree, error) {
 func unpackNodes(size int, packed []byte) (nodes []Node, clean bool, err error) {
 	canonical, symbolFlags := symbols()
 	r := reader{b: packed}
-	head := r.uvarint()
-	n := head >> 1
+	count := r.uvarint()
+	n := count >> 1
 	if r.bad || n > uint64(len(packed))/4 { // every node takes at least 4 bytes
 		return nil, false, errPacked
 	}
 	nodes = make([]Node, n)
+	clean = true
 	var open []NodeID // nodes whose subtree is still open, innermost last
 	prev := uint64(0)
 	for i := range nodes {
@@ -117,6 +118,8 @@ func unpackNodes(size int, packed []byte) (nodes []Node, clean bool, err error) 
 		if r.bad || field > 255 || end > uint64(size) || sub <= uint64(i) || sub > n {
 			return nil, false, errPacked
 		}
+		clean = clean && flags&(flagError|flagMissing) == 0 // a damaged clean bit cannot lie
+
 		for len(open) > 0 && nodes[open[len(open)-1]].subtreeEnd <= NodeID(i) {
 			open = open[:len(open)-1]
 		}
@@ -137,7 +140,7 @@ func unpackNodes(size int, packed []byte) (nodes []Node, clean bool, err error) 
 	if len(r.b) != 0 {
 		return nil, false, errPacked
 	}
-	return nodes, head&1 != 0, nil
+	return nodes, count&1 != 0 && clean, nil
 }
 
 // reader reads unsigned varints, remembering a failure instead of

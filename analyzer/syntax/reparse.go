@@ -67,41 +67,36 @@ func Diff(old, src []byte) Edit {
 // nodes outside the statements the edit touched when it can. The result
 // equals Parse(src). old is not modified.
 func (p *Parser) Reparse(old *Tree, src []byte) (*Tree, error) {
-	if old != nil && old.clean && len(old.nodes) > 0 {
-		if t := p.splice(old.nodes, Diff(old.Src, src), src); t != nil {
+	if old != nil && old.clean {
+		if t := p.splice(old.nodes, Diff(old.Src, src), src, LineStarts(src)); t != nil {
 			return t, nil
 		}
 	}
 	return p.Parse(src)
 }
 
+// sentinel is the statement that stands for T after a piece.
+const sentinel = "pass\n"
+
 // piece is the part of the old tree a reparse replaces: the nodes
 // [first, end) in preorder, children (and their subtrees) of list, whose
 // source starts at byte from and runs to byte to of the new source.
 type piece struct {
-	list      NodeID
-	first     NodeID
-	end       NodeID // len(nodes) when the piece runs to the end of the file
-	from, to  int
-	headers   []byte // the synthetic enclosing blocks
-	sentinel  []byte // T's indentation and "pass\n"; nil at the end of the file
-	depth     int
-	firstByte int // S's first byte (the same in both versions)
+	list     NodeID
+	first    NodeID
+	end      NodeID // len(nodes) when the piece runs to the end of the file
+	from, to int
+	headers  []byte // the synthetic enclosing blocks
+	sentinel []byte // T's indentation and the sentinel; nil at the end of the file
+	depth    int
 }
 
-// splice returns the tree of src rebuilt from old's nodes (of a clean
-// tree) and a parse of the piece the edit touched, or nil when Reparse
-// must parse it all.
-func (p *Parser) splice(old []Node, e Edit, src []byte) *Tree {
-	if p.mem.a == nil || e.Start > e.OldEnd || e.Start > e.NewEnd || e.NewEnd > len(src) ||
-		old[0].kind != Module || old[0].parent != NoNode {
+// splice returns the tree of src (whose line starts are starts) rebuilt
+// from old's nodes, of a clean tree of the old version, and a parse of the
+// piece the edit touched; nil when the whole file must be parsed.
+func (p *Parser) splice(old []Node, e Edit, src []byte, starts []uint32) *Tree {
+	if p.mem.a == nil || len(old) == 0 || old[0].kind != Module {
 		return nil
-	}
-	oldSize := e.OldEnd + len(src) - e.NewEnd
-	for i := range old {
-		if old[i].flags&(flagError|flagMissing) != 0 || int(old[i].end) > oldSize {
-			return nil
-		}
 	}
 	pc, ok := choosePiece(&Tree{nodes: old}, e, src)
 	if !ok {
@@ -124,7 +119,7 @@ func (p *Parser) splice(old []Node, e Edit, src []byte) *Tree {
 	p.Timing.Files++
 	p.Timing.Spliced++
 	p.Timing.Nodes += int64(len(out))
-	return &Tree{Src: src, nodes: out, lineStarts: LineStarts(src), clean: true}
+	return &Tree{Src: src, nodes: out, lineStarts: starts, clean: true}
 }
 
 // choosePiece finds the smallest piece that holds the edit: it starts at
@@ -140,10 +135,7 @@ func choosePiece(old *Tree, e Edit, src []byte) (piece, bool) {
 		// S: the last statement starting before the edit; T: the first
 		// starting after it.
 		s, t := NoNode, NoNode
-		for c := old.FirstChild(list); c != NoNode; c = old.nextSibling(c) {
-			if old.nodes[c].flags&flagExtra != 0 {
-				continue
-			}
+		for c := old.firstStmt(list); c != NoNode; c = old.nextStmt(c) {
 			if int(old.nodes[c].start) < e.Start {
 				s = c
 			} else if t == NoNode && int(old.nodes[c].start) >= e.OldEnd {
@@ -164,25 +156,26 @@ func choosePiece(old *Tree, e Edit, src []byte) (piece, bool) {
 			break
 		}
 		pc := piece{list: list, first: s, end: NodeID(len(old.nodes)), from: sLine, to: len(src),
-			headers: headers, depth: depth, firstByte: int(old.nodes[s].start)}
+			headers: headers, depth: depth}
 		if t != NoNode {
 			tStart := int(old.nodes[t].start) + delta
 			tLine, ok := lineOf(src, tStart)
 			// T's indentation unchanged, and T first on its line in the old
 			// version too.
-			if !ok || tLine < e.NewEnd || tLine == 0 || !oldLineStart(src, e, tLine-delta) ||
+			if !ok || tLine < e.NewEnd || !oldLineStart(src, e, tLine-delta) ||
 				!bytes.Equal(src[tLine:tStart], indent) {
 				break
 			}
 			pc.end, pc.to = t, tLine
-			pc.sentinel = append(bytes.Clone(src[tLine:tStart]), "pass\n"...)
+			pc.sentinel = append(bytes.Clone(src[tLine:tStart]), sentinel...)
 		}
 		best, found = pc, true
-		// Into S's body, when the edit lies inside S alone.
-		if t != NoNode && old.nextStmt(s) != t || t == NoNode && old.nextStmt(s) != NoNode {
+		// Into S's body, when the edit lies inside S alone. The next
+		// round checks that a statement of the body starts the piece.
+		if old.nextStmt(s) != t {
 			break
 		}
-		body := old.indentedBody(s, e, src)
+		body := old.defBody(s)
 		if body == NoNode {
 			break
 		}
@@ -198,10 +191,7 @@ func (t *Tree) listIndent(list NodeID, src []byte) []byte {
 	if list == t.Root() {
 		return []byte{}
 	}
-	first := t.FirstChild(list)
-	for first != NoNode && t.nodes[first].flags&flagExtra != 0 {
-		first = t.nextSibling(first)
-	}
+	first := t.firstStmt(list)
 	if first == NoNode {
 		return nil
 	}
@@ -212,43 +202,34 @@ func (t *Tree) listIndent(list NodeID, src []byte) []byte {
 	return src[line:t.nodes[first].start]
 }
 
+// firstStmt is the first statement of list, skipping comments.
+func (t *Tree) firstStmt(list NodeID) NodeID { return t.stmtFrom(t.FirstChild(list)) }
+
 // nextStmt is the statement after s in its list, skipping comments.
-func (t *Tree) nextStmt(s NodeID) NodeID {
-	for c := t.nextSibling(s); c != NoNode; c = t.nextSibling(c) {
-		if t.nodes[c].flags&flagExtra == 0 {
-			return c
-		}
+func (t *Tree) nextStmt(s NodeID) NodeID { return t.stmtFrom(t.nextSibling(s)) }
+
+// stmtFrom is c or the first sibling after it that is not a comment.
+func (t *Tree) stmtFrom(c NodeID) NodeID {
+	for c != NoNode && t.IsExtra(c) {
+		c = t.nextSibling(c)
 	}
-	return NoNode
+	return c
 }
 
-// indentedBody returns the body block of s, a class or function
-// definition (decorated or not), when the body is on lines of its own and
-// starts before the edit (else no statement of it could start the piece);
-// else NoNode.
-func (t *Tree) indentedBody(s NodeID, e Edit, src []byte) NodeID {
+// defBody returns the body block of s, a class or function definition
+// (decorated or not); else NoNode.
+func (t *Tree) defBody(s NodeID) NodeID {
 	def := s
-	if t.nodes[def].kind == DecoratedDefinition {
+	if t.Kind(def) == DecoratedDefinition {
 		def = t.Field(def, FDefinition)
 	}
 	if k := t.Kind(def); k != ClassDefinition && k != FunctionDefinition {
 		return NoNode
 	}
-	body := t.Field(def, FBody)
-	if t.Kind(body) != Block {
-		return NoNode
+	if body := t.Field(def, FBody); t.Kind(body) == Block {
+		return body
 	}
-	first := t.FirstChild(body)
-	for first != NoNode && t.nodes[first].flags&flagExtra != 0 {
-		first = t.nextSibling(first)
-	}
-	if first == NoNode || int(t.nodes[first].start) >= e.Start {
-		return NoNode
-	}
-	if _, ok := lineOf(src, int(t.nodes[first].start)); !ok {
-		return NoNode
-	}
-	return body
+	return NoNode
 }
 
 // lineOf returns the start of the line of the token at offset when only
@@ -310,11 +291,6 @@ func spliceNodes(old, nodes []Node, pc piece, e Edit, size int) []Node {
 	if len(nodes) == 0 {
 		return nil
 	}
-	for i := range nodes {
-		if nodes[i].flags&(flagError|flagMissing) != 0 {
-			return nil
-		}
-	}
 	pt := &Tree{nodes: nodes}
 	// Down the headers: each holds one class whose body holds the next.
 	list := pt.Root()
@@ -331,7 +307,7 @@ func spliceNodes(old, nodes []Node, pc piece, e Edit, size int) []Node {
 	}
 	first := list + 1
 	head := len(pc.headers)
-	if int(first) >= len(nodes) || nodes[first].parent != list || int(nodes[first].start) != head+pc.firstByte-pc.from {
+	if int(first) >= len(nodes) || nodes[first].parent != list || int(nodes[first].start) != head+int(old[pc.first].start)-pc.from {
 		return nil
 	}
 	end := NodeID(len(nodes)) // one past the piece's nodes
@@ -340,14 +316,12 @@ func spliceNodes(old, nodes []Node, pc piece, e Edit, size int) []Node {
 		for c := first; c != NoNode; c = pt.nextSibling(c) {
 			last = c
 		}
-		at := head + pc.to - pc.from + len(pc.sentinel) - len("pass\n")
+		at := head + pc.to - pc.from + len(pc.sentinel) - len(sentinel)
 		if last == NoNode || last == first || nodes[last].kind != PassStatement ||
 			int(nodes[last].start) != at || int(nodes[last].end) != at+len("pass") || nodes[last].subtreeEnd != NodeID(len(nodes)) {
 			return nil
 		}
 		end = last
-	} else if list != 0 || nodes[0].subtreeEnd != end {
-		return nil
 	}
 	k := int(end - first)
 	oldLen := int(pc.end - pc.first)
@@ -393,27 +367,4 @@ func spliceNodes(old, nodes []Node, pc piece, e Edit, size int) []Node {
 		return nil
 	}
 	return out
-}
-
-// lineHash hashes one line (FNV-1a, 64 bits, with its length), for
-// Snapshot.
-func lineHash(line []byte) uint64 {
-	h := uint64(14695981039346656037) ^ uint64(len(line))
-	for _, b := range line {
-		h = (h ^ uint64(b)) * 1099511628211
-	}
-	return h
-}
-
-// lines calls f with each line of src, its line feed included.
-func lines(src []byte, f func(line []byte)) {
-	for len(src) > 0 {
-		i := bytes.IndexByte(src, '\n')
-		if i < 0 {
-			f(src)
-			return
-		}
-		f(src[:i+1])
-		src = src[i+1:]
-	}
 }

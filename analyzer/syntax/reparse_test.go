@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -102,45 +104,35 @@ func TestReparseEqualsParse(t *testing.T) {
 	for _, c := range reparseCases {
 		t.Run(c.name, func(t *testing.T) {
 			require.Contains(t, reparseBase, c.old)
-			src := []byte(replaceOnce(reparseBase, c.old, c.new))
-			want, err := p.Parse(src)
-			require.NoError(t, err)
-			before := p.Timing.Spliced
-			got, err := p.Reparse(old, src)
-			require.NoError(t, err)
-			require.Equal(t, dump(want), dump(got))
-			require.Equal(t, want.lineStarts, got.lineStarts)
-			require.Equal(t, c.spliced, p.Timing.Spliced > before, "spliced")
-
-			// The same from a snapshot, which knows the old version by
-			// its lines: the edit widens to whole lines.
-			got, err = p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), src)
-			require.NoError(t, err)
-			require.Equal(t, dump(want), dump(got))
-			require.Equal(t, want.lineStarts, got.lineStarts)
+			src := []byte(strings.Replace(reparseBase, c.old, c.new, 1))
+			// A snapshot knows the old version by its lines, so its edit
+			// starts at a line start: one on the first statement's line
+			// has no statement before it.
+			checkReparse(t, p, old, src, c.spliced, c.spliced && c.name != "import changed")
 		})
 	}
 }
 
-// The snapshot path splices the edits the bench makes: a comment appended
-// at the end, a call added in a method.
-func TestReparseSnapshotSplices(t *testing.T) {
-	p := NewParser()
-	defer p.Close()
-	old, err := p.Parse([]byte(reparseBase))
+// checkReparse reparses src from old in memory and from a snapshot of
+// old, and checks each result against a whole parse of src, and whether
+// it was spliced.
+func checkReparse(t *testing.T, p *Parser, old *Tree, src []byte, spliced, snapshotSpliced bool) {
+	t.Helper()
+	want, err := p.Parse(src)
 	require.NoError(t, err)
-	snap := Snapshot(old.Pack(nil), old.Src)
-	for _, src := range []string{
-		reparseBase + "# edit\n",
-		replaceOnce(reparseBase, "        return req\n", "        return req\n        log.debug('x')\n"),
+	for _, path := range []struct {
+		name    string
+		spliced bool
+		reparse func() (*Tree, error)
+	}{
+		{"in memory", spliced, func() (*Tree, error) { return p.Reparse(old, src) }},
+		{"from a snapshot", snapshotSpliced, func() (*Tree, error) { return p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), src) }},
 	} {
 		before := p.Timing.Spliced
-		got, err := p.ReparseSnapshot(snap, []byte(src))
-		require.NoError(t, err)
-		want, err := p.Parse([]byte(src))
-		require.NoError(t, err)
-		require.Equal(t, dump(want), dump(got))
-		require.Equal(t, before+1, p.Timing.Spliced)
+		got, err := path.reparse()
+		require.NoError(t, err, path.name)
+		require.True(t, sameTree(want, got), path.name)
+		require.Equal(t, path.spliced, p.Timing.Spliced > before, "%s: spliced", path.name)
 	}
 }
 
@@ -154,22 +146,17 @@ func TestReparseSnapshotDamaged(t *testing.T) {
 	src := []byte(reparseBase + "x = 1\n")
 	want, err := p.Parse(src)
 	require.NoError(t, err)
-	for _, bad := range [][]byte{nil, snap[:1], snap[:len(snap)/2], snap[:len(snap)-3], append(append([]byte(nil), snap...), 0)} {
-		got, err := p.ReparseSnapshot(bad, src)
-		require.NoError(t, err)
-		require.Equal(t, dump(want), dump(got))
-	}
-	// Another file's snapshot (sizes and lines that do not fit) too.
 	other, err := p.Parse([]byte("x = 1\n"))
 	require.NoError(t, err)
-	got, err := p.ReparseSnapshot(Snapshot(other.Pack(nil), other.Src), src)
-	require.NoError(t, err)
-	require.Equal(t, dump(want), dump(got))
-}
-
-func replaceOnce(s, old, new string) string {
-	i := bytes.Index([]byte(s), []byte(old))
-	return s[:i] + new + s[i+len(old):]
+	for _, bad := range [][]byte{nil, snap[:1], snap[:len(snap)/2], snap[:len(snap)-3], append(append([]byte(nil), snap...), 0),
+		Snapshot(other.Pack(nil), other.Src), // another file's: sizes and lines that do not fit
+	} {
+		before := p.Timing.Spliced
+		got, err := p.ReparseSnapshot(bad, src)
+		require.NoError(t, err)
+		require.True(t, sameTree(want, got))
+		require.Equal(t, before, p.Timing.Spliced, "not spliced")
+	}
 }
 
 // TestReparseRandomEdits edits real Python files at random, line by line,
@@ -209,18 +196,19 @@ func TestReparseRandomEdits(t *testing.T) {
 			before := p.Timing.Spliced
 			got, err := p.Reparse(old, next)
 			require.NoError(t, err)
+			reparseSpliced := p.Timing.Spliced > before
 			edits++
-			if p.Timing.Spliced > before {
+			if reparseSpliced {
 				spliced++
 			}
 			if k%4 == 0 { // the snapshot path too, on some
 				fromSnap, err := p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), next)
 				require.NoError(t, err)
-				if !slicesEqualNodes(want, fromSnap) {
+				if !sameTree(want, fromSnap) {
 					got = fromSnap
 				}
 			}
-			if !slicesEqualNodes(want, got) {
+			if !sameTree(want, got) {
 				e := Diff(old.Src, next)
 				if dir := os.Getenv("SGLINT_REPARSE_DUMP"); dir != "" { // both versions, to debug
 					_ = os.WriteFile(dir+"/old.py", old.Src, 0o644)
@@ -231,7 +219,7 @@ func TestReparseRandomEdits(t *testing.T) {
 			}
 			if old.clean && want.clean {
 				cleanEdits++
-				if p.Timing.Spliced > before {
+				if reparseSpliced {
 					cleanSpliced++
 				}
 			}
@@ -244,16 +232,11 @@ func TestReparseRandomEdits(t *testing.T) {
 	require.Greater(t, cleanSpliced*10, cleanEdits*8, "most edits between trees without errors are spliced")
 }
 
-func slicesEqualNodes(a, b *Tree) bool {
-	if len(a.nodes) != len(b.nodes) || len(a.lineStarts) != len(b.lineStarts) {
-		return false
-	}
-	for i := range a.nodes {
-		if a.nodes[i] != b.nodes[i] {
-			return false
-		}
-	}
-	return bytes.Equal(a.Src, b.Src)
+// sameTree reports whether a and b are the same tree of the same source:
+// nodes, line starts and the clean bit.
+func sameTree(a, b *Tree) bool {
+	return slices.Equal(a.nodes, b.nodes) && slices.Equal(a.lineStarts, b.lineStarts) &&
+		bytes.Equal(a.Src, b.Src) && a.clean == b.clean
 }
 
 func around(src []byte, from, to int) string {
@@ -327,6 +310,11 @@ func concat(a []byte, mid string, b []byte) []byte {
 // give the whole parse's tree, spliced or not, from memory and from a
 // snapshot.
 func TestReparseUnusualShapes(t *testing.T) {
+	// A snapshot's edit is whole lines, the last one's line feed included.
+	// Here the line edited is followed by a blank line, then by T: the
+	// byte before the line feed before T lies in the edit, so whether T's
+	// line continues the one before is not known, and the piece refused.
+	wholeLinesRefuse := map[string]bool{"bom": true, "continuation before T": true}
 	cases := []struct {
 		name, base, old, new string
 		spliced              bool
@@ -354,17 +342,8 @@ func TestReparseUnusualShapes(t *testing.T) {
 			old, err := p.Parse([]byte(c.base))
 			require.NoError(t, err)
 			require.Contains(t, c.base, c.old)
-			src := []byte(replaceOnce(c.base, c.old, c.new))
-			want, err := p.Parse(src)
-			require.NoError(t, err)
-			before := p.Timing.Spliced
-			got, err := p.Reparse(old, src)
-			require.NoError(t, err)
-			require.Equal(t, dump(want), dump(got))
-			require.Equal(t, c.spliced, p.Timing.Spliced > before, "spliced")
-			got, err = p.ReparseSnapshot(Snapshot(old.Pack(nil), old.Src), src)
-			require.NoError(t, err)
-			require.Equal(t, dump(want), dump(got))
+			src := []byte(strings.Replace(c.base, c.old, c.new, 1))
+			checkReparse(t, p, old, src, c.spliced, c.spliced && !wholeLinesRefuse[c.name])
 		})
 	}
 }

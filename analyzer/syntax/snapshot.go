@@ -18,21 +18,45 @@ var errSnapshot = errors.New("syntax: malformed snapshot")
 // Snapshot returns the snapshot of the version src whose tree Pack gave
 // as packed.
 func Snapshot(packed, src []byte) []byte {
-	n := 1
-	for _, b := range src {
-		if b == '\n' {
-			n++
-		}
-	}
-	out := make([]byte, 0, 3*binary.MaxVarintLen32+len(packed)+8*n)
+	starts := LineStarts(src)
+	n := lineCount(src, starts)
+	out := make([]byte, 0, 3*binary.MaxVarintLen64+len(packed)+8*n)
 	out = binary.AppendUvarint(out, uint64(len(packed)))
 	out = append(out, packed...)
 	out = binary.AppendUvarint(out, uint64(len(src)))
-	k := 0
-	lines(src, func([]byte) { k++ })
-	out = binary.AppendUvarint(out, uint64(k))
-	lines(src, func(line []byte) { out = binary.LittleEndian.AppendUint64(out, lineHash(line)) })
+	out = binary.AppendUvarint(out, uint64(n))
+	for i := range n {
+		out = binary.LittleEndian.AppendUint64(out, lineHash(line(src, starts, i)))
+	}
 	return out
+}
+
+// lineCount is the number of lines of src, whose line starts are starts:
+// a line feed at the end starts no line.
+func lineCount(src []byte, starts []uint32) int {
+	n := len(starts)
+	if int(starts[n-1]) == len(src) {
+		n--
+	}
+	return n
+}
+
+// line is the i-th line of src, its line feed included.
+func line(src []byte, starts []uint32, i int) []byte {
+	end := len(src)
+	if i+1 < len(starts) {
+		end = int(starts[i+1])
+	}
+	return src[starts[i]:end]
+}
+
+// lineHash hashes one line (FNV-1a, 64 bits, with its length).
+func lineHash(line []byte) uint64 {
+	h := uint64(14695981039346656037) ^ uint64(len(line))
+	for _, b := range line {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
 }
 
 // SnapshotPacked returns the packed tree a snapshot holds, for Unpack.
@@ -60,9 +84,10 @@ func readSnapshot(snap []byte) (packed []byte, size int, hashes []byte, err erro
 // of, as Reparse does. The result equals Parse(src).
 func (p *Parser) ReparseSnapshot(snap, src []byte) (*Tree, error) {
 	if packed, size, hashes, err := readSnapshot(snap); err == nil {
-		if e, ok := lineDiff(hashes, size, src); ok {
-			if nodes, clean, err := unpackNodes(size, packed); err == nil && clean && len(nodes) > 0 {
-				if t := p.splice(nodes, e, src); t != nil {
+		starts := LineStarts(src)
+		if e, ok := lineDiff(hashes, size, src, starts); ok {
+			if nodes, clean, err := unpackNodes(size, packed); err == nil && clean {
+				if t := p.splice(nodes, e, src, starts); t != nil {
 					return t, nil
 				}
 			}
@@ -72,29 +97,26 @@ func (p *Parser) ReparseSnapshot(snap, src []byte) (*Tree, error) {
 }
 
 // lineDiff is Diff by whole lines, against a version known by the hashes
-// of its lines and its size.
-func lineDiff(hashes []byte, size int, src []byte) (Edit, bool) {
+// of its lines and its size; starts are src's line starts.
+func lineDiff(hashes []byte, size int, src []byte, starts []uint32) (Edit, bool) {
 	m := len(hashes) / 8
 	old := func(i int) uint64 { return binary.LittleEndian.Uint64(hashes[8*i:]) }
-	var starts []int // of src's lines
-	var hs []uint64
-	at := 0
-	lines(src, func(line []byte) {
-		starts = append(starts, at)
-		hs = append(hs, lineHash(line))
-		at += len(line)
-	})
-	starts = append(starts, len(src))
-	n := len(hs)
+	n := lineCount(src, starts)
+	at := func(i int) int { // the start of src's line i; len(src) for n
+		if i == n {
+			return len(src)
+		}
+		return int(starts[i])
+	}
 	a := 0
-	for a < min(m, n) && old(a) == hs[a] {
+	for a < min(m, n) && old(a) == lineHash(line(src, starts, a)) {
 		a++
 	}
 	c := 0
-	for c < min(m, n)-a && old(m-1-c) == hs[n-1-c] {
+	for c < min(m, n)-a && old(m-1-c) == lineHash(line(src, starts, n-1-c)) {
 		c++
 	}
-	suffix := len(src) - starts[n-c]
-	e := Edit{Start: starts[a], OldEnd: size - suffix, NewEnd: len(src) - suffix}
+	suffix := len(src) - at(n-c)
+	e := Edit{Start: at(a), OldEnd: size - suffix, NewEnd: len(src) - suffix}
 	return e, e.OldEnd >= e.Start && e.NewEnd >= e.Start
 }
