@@ -28,25 +28,15 @@ type emptyRaise struct {
 	state facts.Path // the state, in the raising function's names
 }
 
-type partBKey struct {
-	paths *sendpath.Paths
-	opts  string
+// partB returns the part (b) findings of the whole project, computed by
+// the first pass that asks.
+func (ck *checker) partB() []analyzer.Diagnostic {
+	ck.partBOnce.Do(func() { ck.partBDiags = ck.computePartB() })
+	return ck.partBDiags
 }
 
-// partB returns the part (b) findings of the whole project.
-func partB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
-	key := partBKey{paths, optionsKey(opts)}
-	v := paths.Project.Shared(key, func() any { return computePartB(paths, opts) })
-	return v.([]analyzer.Diagnostic)
-}
-
-// optionsKey tells apart the options a checker's results depend on.
-func optionsKey(opts *Options) string {
-	return fmt.Sprintf("%q|%q", opts.Equivalent, opts.RegistrationCalls)
-}
-
-func computePartB(paths *sendpath.Paths, opts *Options) []analyzer.Diagnostic {
-	ck := sharedChecker(paths, opts)
+func (ck *checker) computePartB() []analyzer.Diagnostic {
+	paths := ck.paths
 	ix := paths.Index()
 	var out []analyzer.Diagnostic
 	seen := map[pymodel.CallSite]bool{}
@@ -110,7 +100,8 @@ func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 			raises = append(raises, ri)
 		}
 	}
-	if len(raises) == 0 && !hasAssert(f.Tree(), ix.Func(fn).Def) {
+	asserts := assertsIn(f.Tree(), ix.Func(fn).Def, r)
+	if len(raises) == 0 && len(asserts) == 0 {
 		return nil
 	}
 	// The states the class uses: its own, and those of objects it
@@ -139,19 +130,20 @@ func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 			}
 		}
 	}
-	out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, cands)...)
+	out = append(out, ck.emptyStateAsserts(f.Tree(), fn, r, asserts, cands)...)
 	return out
 }
 
-// hasAssert reports whether the function defined at def has an assert
-// statement of its own.
-func hasAssert(t *syntax.Tree, def syntax.NodeID) bool {
+// assertsIn lists the reachable assert statements of the function
+// defined at def, its nested functions apart.
+func assertsIn(t *syntax.Tree, def syntax.NodeID, r *facts.Result) []syntax.NodeID {
+	var out []syntax.NodeID
 	for n := range t.OwnScope(def) {
-		if t.Kind(n) == syntax.AssertStatement {
-			return true
+		if t.Kind(n) == syntax.AssertStatement && r.Reachable(n) {
+			out = append(out, n)
 		}
 	}
-	return false
+	return out
 }
 
 func raisesIn(s *pymodel.Summary, fn int32) []int {
@@ -193,12 +185,9 @@ func (ck *checker) raisesWhenEmpty(r *facts.Result, n syntax.NodeID, sp, owner f
 
 // emptyStateAsserts: `assert self.descs`, `assert len(descs) > 0`,
 // `assert self.plan is not None` (directly or through an alias).
-func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, cands []stateCand) []emptyRaise {
+func (ck *checker) emptyStateAsserts(t *syntax.Tree, fn pymodel.FuncRef, r *facts.Result, asserts []syntax.NodeID, cands []stateCand) []emptyRaise {
 	var out []emptyRaise
-	for n := range t.OwnScope(ck.ix.Func(fn).Def) {
-		if t.Kind(n) != syntax.AssertStatement || !r.Reachable(n) {
-			continue
-		}
+	for _, n := range asserts {
 		cond := t.NamedChild(n, 0)
 		p, ok := assertedNonEmpty(t, cond)
 		if !ok {

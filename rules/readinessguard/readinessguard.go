@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
@@ -118,7 +119,7 @@ func run(pass *analyzer.Pass) error {
 	for _, fn := range proj.Index.FuncsOf(f.Model) {
 		ck.checkUses(pass, fn)
 	}
-	for _, d := range partB(paths, opts) {
+	for _, d := range ck.partB() {
 		if d.Path == f.Path {
 			pass.Report(d)
 		}
@@ -126,13 +127,18 @@ func run(pass *analyzer.Pass) error {
 	return nil
 }
 
-// checker holds what a pass learns about classes while it checks them.
+// checker holds what the rule learns about a project's classes, for one
+// set of options: every file's pass and part (b), on their goroutines,
+// share it (sharedChecker).
 type checker struct {
 	paths  *sendpath.Paths
 	ix     *pymodel.Index
 	opts   *Options
-	states oncemap.Map[classAttr, stateMemo] // shared by the goroutines of emptyStateRaises
+	states oncemap.Map[classAttr, stateMemo]
 	regs   *registrations
+
+	partBOnce  sync.Once
+	partBDiags []analyzer.Diagnostic // the project's part (b) findings (partB)
 }
 
 type classAttr struct {
@@ -147,12 +153,13 @@ type stateMemo struct {
 
 // sharedChecker is the project's checker for opts: its memos (the
 // registration states of class attributes, the functions that register)
-// serve every file's pass and part (b), which run on several goroutines.
+// and its part (b) findings serve every file's pass.
 func sharedChecker(paths *sendpath.Paths, opts *Options) *checker {
-	key := checkerKey{paths, optionsKey(opts)}
+	key := checkerKey{paths, fmt.Sprintf("%q|%q", opts.Equivalent, opts.RegistrationCalls)}
 	return paths.Project.Shared(key, func() any { return newChecker(paths, opts) }).(*checker)
 }
 
+// checkerKey tells checkers apart by the options their results depend on.
 type checkerKey struct {
 	paths *sendpath.Paths
 	opts  string

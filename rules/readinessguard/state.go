@@ -99,7 +99,7 @@ var DefaultRegistrationCalls = []string{"*regist*"}
 type registrations struct {
 	ix   *pymodel.Index
 	pats *namepattern.Set
-	memo oncemap.Map[pymodel.FuncRef, bool] // shared by the goroutines of emptyStateRaises
+	memo oncemap.Map[pymodel.FuncRef, bool] // shared by every goroutine of the rule (sharedChecker)
 }
 
 func newRegistrations(ix *pymodel.Index, patterns []string) *registrations {
