@@ -61,15 +61,10 @@ func (p *Project) UnitOf(dotted string) (int, bool) {
 // modulePrefix is UnitOf with the length of the prefix that named the
 // module.
 func (p *Project) modulePrefix(dotted string) (unit, n int, ok bool) {
-	for name := dotted; name != ""; {
+	for name := dotted; name != ""; name = pyname.Parent(name) {
 		if i, ok := p.ModuleOf(name); ok {
 			return i, len(name), true
 		}
-		j := strings.LastIndexByte(name, '.')
-		if j < 0 {
-			break
-		}
-		name = name[:j]
 	}
 	return -1, 0, false
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -213,11 +214,11 @@ func (fl *Flow) keyCovers(fn FuncRef) func(facts.Path) []facts.Path {
 			return nil
 		}
 		owner, attr, prefix := c, rest, self
-		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		if strings.Contains(rest, ".") {
 			if owner, attr, ok = fl.ix.OwnerOf(fn, string(table)); !ok {
 				return nil
 			}
-			prefix = self + "." + rest[:i]
+			prefix = self + "." + pyname.Parent(rest)
 		}
 		var out []facts.Path
 		for _, t := range fl.covers(owner)[attr] {

@@ -3,6 +3,7 @@ package pymodel
 import (
 	"unsafe"
 
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
@@ -221,7 +222,7 @@ func (s *summarizer) dotted(n syntax.NodeID) (string, bool) {
 	}
 	txt := s.text(n)
 	for i := 0; i < len(txt); i++ {
-		if c := txt[i]; !(c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80) {
+		if c := txt[i]; !(c == '.' || pyname.IsIdentByte(c)) {
 			return compactDotted(txt), true
 		}
 	}

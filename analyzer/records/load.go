@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Error is one problem in a record file.
@@ -258,7 +260,7 @@ func (l *loader) record(p string, line int, pos string, v json.RawMessage) {
 	r.PreventionTips = d.list("preventionTips")
 	r.HandlingStrategy = d.str("handlingStrategy", false)
 	r.Tags = d.list("tags")
-	if r.ErrorClass != "" && !validClass(r.ErrorClass) {
+	if r.ErrorClass != "" && !pyname.IsDotted(r.ErrorClass) {
 		d.fail("errorClass", "want a Python class name such as RuntimeError, got %q", r.ErrorClass)
 	}
 	if d.bad {
@@ -271,22 +273,6 @@ func (l *loader) record(p string, line int, pos string, v json.RawMessage) {
 	l.ids[r.ID] = src
 	r.compile()
 	l.recs = append(l.recs, r)
-}
-
-// validClass accepts dotted Python identifiers.
-func validClass(s string) bool {
-	for _, part := range strings.Split(s, ".") {
-		if part == "" {
-			return false
-		}
-		for i, c := range part {
-			ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 127 || i > 0 && c >= '0' && c <= '9'
-			if !ok {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 type decoder struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/pyname"
 )
 
 // Demand is what the KV rules read, so that a run parses and models only
@@ -39,10 +40,9 @@ func seedsOf(sc *analyzer.Scan, cfg Config) []int {
 		if i, ok := sc.UnitOf(e); ok {
 			out = append(out, i)
 		}
-		parts := strings.Split(e, ".")
-		out = append(out, sc.Units.Defining(parts[len(parts)-1])...)
-		if len(parts) >= 2 {
-			out = append(out, sc.Units.Defining(parts[len(parts)-2])...)
+		out = append(out, sc.Units.Defining(pyname.Last(e))...)
+		if strings.Contains(e, ".") {
+			out = append(out, sc.Units.Defining(pyname.Last(pyname.Parent(e)))...)
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/rules/namepattern"
 )
 
@@ -50,38 +51,12 @@ func (o *ScopeOptions) Validate() error {
 	}
 	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries} {
 		for _, n := range names {
-			if !dotted(n) {
+			if !pyname.IsDotted(n) {
 				return fmt.Errorf("%s: %q is not a dotted name (like BaseKVManager or pkg.mod.Class.method)", key, n)
 			}
 		}
 	}
 	return nil
-}
-
-// dotted reports a non-empty dotted name of identifiers.
-func dotted(s string) bool {
-	if s == "" {
-		return false
-	}
-	start := true
-	for _, c := range s {
-		switch {
-		case c == '.':
-			if start {
-				return false
-			}
-			start = true
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 127:
-			start = false
-		case c >= '0' && c <= '9':
-			if start {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return !start
 }
 
 // Config is the send-path configuration the settings describe.
