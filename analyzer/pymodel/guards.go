@@ -41,21 +41,22 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	// the class invariants analyse the constructors, the entry facts read
 	// every caller's facts), then record them in order.
 	inv := map[FuncRef][]facts.Fact{}
-	each := make([][]facts.Fact, len(order))
-	parallelFiles(len(order), func(i int) { each[i] = fl.ClassFacts(order[i]) })
+	classFacts := make([][]facts.Fact, len(order))
+	parallelFiles(len(order), func(i int) { classFacts[i] = fl.ClassFacts(order[i]) })
 	for i, fn := range order {
 		dirty[fn] = true
-		if fs := each[i]; len(fs) > 0 {
+		if fs := classFacts[i]; len(fs) > 0 {
 			sortFacts(fs)
 			inv[fn] = fs
 			g.entry[fn] = fs
 		}
 	}
+	entries := make([][]facts.Fact, len(order)) // each round's entry facts; a start's stay nil
 	for round := 0; round < maxGuardRounds; round++ {
 		g.analyze(order, dirty)
 		parallelFiles(len(order), func(i int) {
 			if fn := order[i]; !r.IsStart(fn) {
-				each[i] = unionFacts(inv[fn], g.entryFrom(r, fn))
+				entries[i] = unionFacts(inv[fn], g.entryFrom(r, fn))
 			}
 		})
 		changed := false
@@ -63,7 +64,7 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 			if r.IsStart(fn) {
 				continue
 			}
-			if next := each[i]; !sameFacts(next, g.entry[fn]) {
+			if next := entries[i]; !sameFacts(next, g.entry[fn]) {
 				g.entry[fn] = next
 				dirty[fn] = true
 				changed = true
