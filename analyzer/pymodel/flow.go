@@ -375,7 +375,8 @@ func fieldOf(p facts.Path) (string, bool) {
 // bindings. A path may be reachable through several bindings (`self.descs`
 // through the receiver self and through the argument `self.descs` bound to
 // `local`): each gives a fact, so that neither name loses it. Keys take
-// the longest binding.
+// the longest binding; a membership key no binding reaches goes through
+// the argument that is a field of the same name (sameFieldKey).
 func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool) []facts.Fact {
 	if f.Kind.Local() {
 		return dst
