@@ -153,7 +153,7 @@ func TestCacheInvalidation(t *testing.T) {
 	assert.Equal(t, 0, res.Stats.ProjectCached)
 	assert.Equal(t, 4, res.Stats.Unpacked, "the rule reads every tree: unpacked, three of them from the cache")
 	assert.Equal(t, 0, res.Stats.Reparsed)
-	assert.Equal(t, 0, res.Stats.Spliced, "the edit is on the first line: the whole file is parsed")
+	assert.Equal(t, 0, res.Stats.Spliced, "the edit touches the module's only statement: the whole file is parsed")
 
 	// A statement added in a method: the file is parsed only there, from
 	// the snapshot of its last version in the cache.

@@ -292,7 +292,8 @@ func (r *runner) loadOnDemand(demands []*analyzer.Demand, start *time.Time) (pro
 		return project, r.link(project), nil
 	}
 	for round := 1; ; round++ {
-		r.decodeSummaries()
+		// Each round's files decoded their summaries as they loaded
+		// (loadSetDecoding).
 		prob = r.link(project)
 		r.stats.Rounds = round
 		more := r.more(sc, demands, project)

@@ -7,7 +7,8 @@
 // pre-scan of every file), links the project index, runs the rules on the
 // files to report on, applies suppressions and sorts (run.go, load.go,
 // demand.go, plan.go, cached.go); a file changed since the cache saw it is
-// parsed only where it changed (syntax.ReparseSnapshot). A Session keeps a project in memory between checks for
-// long-lived clients such as the language server (session.go). It knows no
-// rule by name: rules are values registered by package rules.
+// parsed only where it changed (syntax.ReparseSnapshot). A Session keeps a
+// project in memory between checks for long-lived clients such as the
+// language server (session.go). It knows no rule by name: rules are values
+// registered by package rules.
 package checker

@@ -311,7 +311,7 @@ func (r *runner) load(w *worker, i int) {
 		r.localRan[i] = true
 	}
 	saveModel := cached && me == nil && f.Summary != nil && set != nil && !hasInternal(r.problems[i])
-	if r.changedFirst && cached && needModel {
+	if r.changedFirst && cached { // a cache makes needModel true
 		// A changed file of a planned run (loadPlanned): the rules read its
 		// tree next, and its cache records are needed only when the
 		// bundles are written (saveModels waits). Keep the tree, and encode

@@ -78,10 +78,7 @@ func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, b
 		return 0, false
 	}
 	rec := replay.Decode(store.Get(rp.key))
-	if rec == nil {
-		return 0, false
-	}
-	if !rec.Holds() {
+	if rec == nil || !rec.Holds() {
 		return 0, false
 	}
 	if _, err := stdout.Write(rec.Stdout); err != nil {

@@ -24,7 +24,7 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", "python"}
 	step := func(what string, wantReplay bool) {
 		t.Helper()
-		replayStep(t, dir, args, what, wantReplay, true)
+		replayStep(t, dir, args, what, wantReplay)
 	}
 	fabric := filepath.Join(dir, "python", "sglang", "srt", "disaggregation", "fabric", "conn.py")
 
@@ -82,7 +82,7 @@ func TestReplaySeesSettingsAbove(t *testing.T) {
 	args := []string{"--cache-dir", cacheDir, "--all-files", "pkg"}
 	step := func(what string, wantReplay bool) (int, string) {
 		t.Helper()
-		return replayStep(t, dir, args, what, wantReplay, false)
+		return replayStep(t, dir, args, what, wantReplay)
 	}
 	code, out := step("first run", false)
 	assert.Equal(t, ExitFindings, code)
@@ -110,7 +110,7 @@ func TestReplayFilePaths(t *testing.T) {
 	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", named}
 	step := func(what string, wantReplay bool) {
 		t.Helper()
-		replayStep(t, dir, args, what, wantReplay, true)
+		replayStep(t, dir, args, what, wantReplay)
 	}
 	step("first run", false)
 	step("nothing changed", true)
@@ -126,11 +126,11 @@ func TestReplayFilePaths(t *testing.T) {
 
 // replayStep runs args in dir (the first two set the cache directory),
 // then the same without the cache, and checks that both give the same
-// exit status and output (and standard error, with stderrToo) and
+// exit status, output and standard error, and
 // whether the first was given again; it returns the first's status and
 // output. The sleeps keep a change before or after it from landing in the
 // same timestamp tick.
-func replayStep(t *testing.T, dir string, args []string, what string, wantReplay, stderrToo bool) (int, string) {
+func replayStep(t *testing.T, dir string, args []string, what string, wantReplay bool) (int, string) {
 	t.Helper()
 	time.Sleep(20 * time.Millisecond)
 	before := replays.Load()
@@ -138,9 +138,7 @@ func replayStep(t *testing.T, dir string, args []string, what string, wantReplay
 	wc, wo, we := run(t, dir, append([]string{"--no-cache"}, args[2:]...)...)
 	assert.Equal(t, wc, code, what)
 	assert.Equal(t, wo, out, what)
-	if stderrToo {
-		assert.Equal(t, we, errOut, what)
-	}
+	assert.Equal(t, we, errOut, what)
 	assert.Equal(t, wantReplay, replays.Load() > before, what)
 	time.Sleep(20 * time.Millisecond)
 	return code, out
