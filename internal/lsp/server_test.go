@@ -351,7 +351,8 @@ func TestNestedSettingsChangedAlone(t *testing.T) {
 func TestDocumentsMoveToTheirNewSettings(t *testing.T) {
 	dir := appProject(t, nil)
 	c := serve(t, dir)
-	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase) // the project's anchor
+	base := c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase)
+	c.diagnostics(base, 1) // checked alone first: the project's anchor
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 	writeFiles(t, dir, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
@@ -410,9 +411,9 @@ func TestSettingsAboveTheRootReachANestedProject(t *testing.T) {
 func TestAnchorMovingOutKeepsItsProject(t *testing.T) {
 	dir := appProject(t, nil)
 	c := serve(t, dir)
-	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn) // the project's anchor
-	c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase)
-	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
+	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics)) // checked alone first: the project's anchor
+	c.diagnostics(c.open(filepath.Join(dir, "pkg/base.py"), fixtureBase), 1)
 	writeFiles(t, dir, map[string]string{"app/sglint.toml": "ignore = [\"SGL004\"]\n"})
 	c.watched(dir, "app/sglint.toml", FileCreated)
 	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics)
