@@ -2,20 +2,18 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/internal/replay"
+	"github.com/sglint/sglint/internal/stamp"
 )
 
 // replayer gives a check run's recorded output again when nothing it
@@ -181,8 +179,8 @@ func (rp *replayer) stamps() *replay.Record {
 				addNow(filepath.Join(git, "info", "exclude"))
 			case err == nil:
 				return nil // a worktree or submodule: its exclude file lives elsewhere
-			case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-				rec.AddMissing(git) // as Holds reads it (stamp.Path): missing
+			case stamp.Missing(err):
+				rec.AddMissing(git) // as Holds reads it (stamp.Path)
 			default:
 				return nil // unreadable: not kept
 			}

@@ -8,9 +8,18 @@
 package stamp
 
 import (
+	"errors"
 	"io/fs"
+	"syscall"
 	"time"
 )
+
+// Missing reports whether err, from a stat of a path, says the path is
+// absent: not there, or under a file. Path reads both as missing, and a
+// record that notes a path missing must read it the same way.
+func Missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
 
 // Stamp is a file's or directory's size (files only), times (unix
 // nanoseconds) and identity. Off Linux only the size and modification

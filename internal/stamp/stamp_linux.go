@@ -34,7 +34,7 @@ func ofStat(st *syscall.Stat_t) Stamp {
 func Path(path string) (st Stamp, exists, isDir, ok bool) {
 	var raw syscall.Stat_t
 	if err := syscall.Stat(path, &raw); err != nil {
-		return Stamp{}, false, false, err == syscall.ENOENT || err == syscall.ENOTDIR
+		return Stamp{}, false, false, Missing(err)
 	}
 	return ofStat(&raw), true, raw.Mode&syscall.S_IFMT == syscall.S_IFDIR, true
 }

@@ -3,10 +3,8 @@
 package stamp
 
 import (
-	"errors"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Full is false here: a stamp is the size and modification time that
@@ -27,7 +25,7 @@ func of(info fs.FileInfo) (Stamp, bool) {
 func Path(path string) (st Stamp, exists, isDir, ok bool) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return Stamp{}, false, false, errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+		return Stamp{}, false, false, Missing(err)
 	}
 	st, _ = of(info)
 	return st, true, info.IsDir(), true
