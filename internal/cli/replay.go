@@ -99,7 +99,13 @@ func (rp *replayer) prepare() {
 		return
 	}
 	rp.prepared = make(chan *replay.Record, 1)
-	go func() { rp.prepared <- rp.stamps() }()
+	go func() {
+		rec := rp.stamps()
+		if rec != nil {
+			rec.EncodeStamps() // off the end of the run, which only appends the output
+		}
+		rp.prepared <- rec
+	}()
 }
 
 // save records the run, unless something it depended on is unknown.

@@ -44,6 +44,12 @@ type Record struct {
 	Stderr  []byte
 	entries []entry
 	seen    map[string]bool
+
+	// A decoded record keeps its entries encoded (stamps, n of them), read
+	// as Holds needs them; one being built keeps the encoding of entries
+	// once EncodeStamps made it (nil after any later Add).
+	stamps string
+	n      int
 }
 
 type entry struct {
@@ -86,6 +92,7 @@ func (r *Record) add(e entry) {
 	}
 	r.seen[e.path] = true
 	r.entries = append(r.entries, e)
+	r.stamps = ""
 }
 
 // AddNow stats path (following links) and records its stamp, or that it
@@ -116,10 +123,16 @@ func (r *Record) AddMissing(path string) { r.add(entry{path: path, kind: mustBeM
 // AddDir records that path is a directory, whatever its stamp.
 func (r *Record) AddDir(path string) { r.add(entry{path: path, kind: mustBeDir}) }
 
-const magic = "sglint replay 2\n"
+const magic = "sglint replay 3\n"
 
-// Encode writes the record.
-func (r *Record) Encode() []byte {
+// The encoding: magic, the time the run began, the number of entries, the
+// entries, then the exit status and the output. The entries come first so
+// that they can be encoded while the run goes on (EncodeStamps), and the
+// output appended when it ends.
+
+// EncodeStamps encodes the entries now, so that Encode only appends the
+// output: a run calls it in the background, before its end.
+func (r *Record) EncodeStamps() {
 	// The most recently changed first: Holds stops at the first stamp that
 	// differs, and a file just edited is the likeliest to be edited again.
 	es := slices.Clone(r.entries)
@@ -127,12 +140,7 @@ func (r *Record) Encode() []byte {
 		return cmp.Or(cmp.Compare(max(b.stamp.Mtime, b.stamp.Ctime), max(a.stamp.Mtime, a.stamp.Ctime)),
 			strings.Compare(a.path, b.path))
 	})
-	out := []byte(magic)
-	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
-	out = binary.AppendVarint(out, int64(r.Exit))
-	out = binrec.AppendString(out, string(r.Stdout))
-	out = binrec.AppendString(out, string(r.Stderr))
-	out = binary.AppendUvarint(out, uint64(len(es)))
+	out := make([]byte, 0, len(es)*64)
 	for _, e := range es {
 		out = binrec.AppendString(out, e.path)
 		out = append(out, e.kind)
@@ -140,11 +148,31 @@ func (r *Record) Encode() []byte {
 			out = binary.LittleEndian.AppendUint64(out, v)
 		}
 	}
+	r.stamps = unsafe.String(unsafe.SliceData(out), len(out))
+}
+
+// Encode writes the record.
+func (r *Record) Encode() []byte {
+	if r.stamps == "" && len(r.entries) > 0 {
+		r.EncodeStamps()
+	}
+	out := make([]byte, 0, len(magic)+24+len(r.stamps)+len(r.Stdout)+len(r.Stderr))
+	out = append(out, magic...)
+	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
+	out = binary.AppendUvarint(out, uint64(len(r.entries)))
+	out = append(out, r.stamps...)
+	out = binary.AppendVarint(out, int64(r.Exit))
+	out = binrec.AppendString(out, string(r.Stdout))
+	out = binrec.AppendString(out, string(r.Stderr))
 	return out
 }
 
+// entrySize is the size of an entry after its path.
+const entrySize = 1 + 5*8
+
 // Decode reads a record Encode wrote; nil if data is not one. The record
-// shares data's memory, which must not change afterwards.
+// shares data's memory, which must not change afterwards. Its entries are
+// only checked for their sizes here: Holds reads them.
 func Decode(data []byte) *Record {
 	if !strings.HasPrefix(string(data), magic) {
 		return nil
@@ -152,54 +180,71 @@ func Decode(data []byte) *Record {
 	s := unsafe.String(unsafe.SliceData(data), len(data)) // no copy: every path is a substring of it
 	d := binrec.Reader{S: s, Off: len(magic)}
 	r := &Record{Began: int64(d.Uint64())}
-	r.Exit = int(d.Varint())
-	r.Stdout = []byte(d.Str())
-	r.Stderr = []byte(d.Str())
 	n := d.Uvarint()
 	if d.Bad || n > uint64(len(s)) {
 		return nil
 	}
-	r.entries = make([]entry, n)
-	for i := range r.entries {
-		e := &r.entries[i]
-		e.path = d.Str()
-		if e.kind = d.Byte(); e.kind > mustBeDir {
+	start := d.Off
+	for range n {
+		d.Str()
+		if d.Off += entrySize; d.Bad || d.Off > len(s) {
 			return nil
 		}
-		e.stamp = Stamp{Size: int64(d.Uint64()), Mtime: int64(d.Uint64()), Ctime: int64(d.Uint64()), Ino: d.Uint64(), Dev: d.Uint64()}
 	}
+	r.stamps, r.n = s[start:d.Off], int(n)
+	r.Exit = int(d.Varint())
+	r.Stdout = []byte(d.Str())
+	r.Stderr = []byte(d.Str())
 	if !d.Done() {
 		return nil
 	}
 	return r
 }
 
+// decodeEntry reads the entry at d, which Decode checked.
+func decodeEntry(d *binrec.Reader) (e entry, ok bool) {
+	e.path = d.Str()
+	if e.kind = d.Byte(); e.kind > mustBeDir {
+		return e, false
+	}
+	e.stamp = Stamp{Size: int64(d.Uint64()), Mtime: int64(d.Uint64()), Ctime: int64(d.Uint64()), Ino: d.Uint64(), Dev: d.Uint64()}
+	return e, !d.Bad
+}
+
 // Holds reports whether every path recorded still has its stamp, and
 // each was old enough when the run began that a later change shows.
 func (r *Record) Holds() bool {
-	if len(r.entries) == 0 {
+	if r.n == 0 {
 		return false
+	}
+	d := binrec.Reader{S: r.stamps}
+	// The first few alone, as they are read: the file an edit run follows
+	// was changed last, so it comes first, and such a run stops there
+	// before the others are even read.
+	for range min(r.n, firstAlone) {
+		e, ok := decodeEntry(&d)
+		if !ok || !r.holds(&e) {
+			return false
+		}
+	}
+	rest := make([]entry, r.n-min(r.n, firstAlone))
+	for i := range rest {
+		var ok bool
+		if rest[i], ok = decodeEntry(&d); !ok {
+			return false
+		}
 	}
 	var failed atomic.Bool
 	// As many workers as the CPUs the runtime uses, this goroutine one of
 	// them: the stats are short, and more goroutines only cost threads. The
 	// first difference stops them all (an edit run would pay for the rest).
-	workers := min(runtime.GOMAXPROCS(0), len(r.entries))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(rest)))
 	check := func(w int) {
-		for i := w; i < len(r.entries) && !failed.Load(); i += workers {
-			e := &r.entries[i]
-			got, exists, isDir, ok := stamp.Path(e.path)
-			switch {
-			case !ok:
-			case e.kind == mustBeMissing && !exists:
-				continue
-			case e.kind == mustBeDir && isDir:
-				continue
-			case e.kind == mustMatch && exists && got == e.stamp && got.Older(r.Began):
-				continue
+		for i := w; i < len(rest) && !failed.Load(); i += workers {
+			if !r.holds(&rest[i]) {
+				failed.Store(true)
+				return
 			}
-			failed.Store(true)
-			return
 		}
 	}
 	var wg sync.WaitGroup
@@ -211,5 +256,22 @@ func (r *Record) Holds() bool {
 	return !failed.Load()
 }
 
+// firstAlone is how many entries Holds checks before it starts workers.
+const firstAlone = 8
+
+// holds reports whether e's path still has its stamp.
+func (r *Record) holds(e *entry) bool {
+	got, exists, isDir, ok := stamp.Path(e.path)
+	switch {
+	case !ok:
+		return false
+	case e.kind == mustBeMissing:
+		return !exists
+	case e.kind == mustBeDir:
+		return isDir
+	}
+	return exists && got == e.stamp && got.Older(r.Began)
+}
+
 // Len is the number of paths recorded.
-func (r *Record) Len() int { return len(r.entries) }
+func (r *Record) Len() int { return max(len(r.entries), r.n) }

@@ -1,11 +1,13 @@
 package replay
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/sglint/sglint/internal/binrec"
 	"github.com/sglint/sglint/internal/stamp"
 	"github.com/sglint/sglint/internal/stamp/stamptest"
 	"github.com/stretchr/testify/assert"
@@ -106,9 +108,74 @@ func TestRecordOrdersRecentFirst(t *testing.T) {
 	got := Decode(rec.Encode())
 	require.NotNil(t, got)
 	var order []string
-	for _, e := range got.entries {
+	for _, e := range decodeAll(t, got) {
 		order = append(order, e.path)
 	}
 	assert.Equal(t, []string{"c.py", "a.py", "b.py", "d.py", ".git"}, order,
 		"by change time, newest first, then by path")
+}
+
+// decodeAll reads the entries of a decoded record.
+func decodeAll(t *testing.T, r *Record) []entry {
+	d := binrec.Reader{S: r.stamps}
+	var es []entry
+	for range r.n {
+		e, ok := decodeEntry(&d)
+		require.True(t, ok)
+		es = append(es, e)
+	}
+	require.True(t, d.Done())
+	return es
+}
+
+// Holds reads the first entries one by one and the rest with workers: a
+// change is seen wherever its entry falls, and the output and stamps
+// encoded ahead (EncodeStamps) give the same record as Encode alone.
+func TestHoldsSeesAChangeAnywhere(t *testing.T) {
+	if !Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	stamptest.TrustRecent(t)
+	dir := t.TempDir()
+	var files []string
+	for i := range 3 * firstAlone {
+		f := filepath.Join(dir, fmt.Sprintf("m%02d.py", i))
+		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
+		files = append(files, f)
+	}
+	time.Sleep(20 * time.Millisecond)
+	record := func() []byte {
+		rec := New(time.Now())
+		for _, f := range files {
+			require.True(t, rec.AddNow(f))
+		}
+		return rec.Encode()
+	}
+	rec := New(time.Now())
+	for _, f := range files {
+		require.True(t, rec.AddNow(f))
+	}
+	ahead := New(time.Now())
+	*ahead = *rec
+	ahead.EncodeStamps()
+	ahead.Exit, ahead.Stdout = 1, []byte("out\n")
+	rec.Exit, rec.Stdout = 1, []byte("out\n")
+	require.Equal(t, rec.Encode(), ahead.Encode())
+	for _, at := range []int{0, firstAlone - 1, firstAlone, len(files) - 1} {
+		data := record()
+		got := Decode(data)
+		require.NotNil(t, got)
+		require.True(t, got.Holds())
+		f := decodeAll(t, got)[at].path
+		require.NoError(t, os.Chmod(f, 0o600), "the change time moves")
+		assert.False(t, Decode(data).Holds(), "entry %d changed", at)
+		time.Sleep(20 * time.Millisecond)
+		data = record()
+		require.True(t, Decode(data).Holds())
+		f = decodeAll(t, Decode(data))[at].path
+		require.NoError(t, os.Remove(f))
+		assert.False(t, Decode(data).Holds(), "entry %d removed", at)
+		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
+		time.Sleep(20 * time.Millisecond)
+	}
 }
