@@ -18,6 +18,7 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/output"
 	"github.com/sglint/sglint/internal/didyoumean"
+	"github.com/sglint/sglint/internal/hugeheap"
 	"github.com/sglint/sglint/rules"
 )
 
@@ -155,6 +156,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 			return code
 		}
 	}
+	// Not replayed: the run builds its heap now, on huge pages where the
+	// kernel gives them (a replayed one stays too small to gain).
+	hugeheap.Reserve()
 	store := openCache(o.noCache, cacheDir, stderr)
 	if store != nil {
 		defer store.Wait() // the writes left in the background, last

@@ -1,0 +1,55 @@
+//go:build linux
+
+package hugeheap
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// advisedKiB sums the sizes of this process's mappings advised for huge
+// pages ("hg" in their VmFlags).
+func advisedKiB(t *testing.T) int {
+	f, err := os.Open("/proc/self/smaps")
+	require.NoError(t, err)
+	defer f.Close()
+	total, size := 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		switch {
+		case len(fields) >= 2 && fields[0] == "Size:":
+			size, _ = strconv.Atoi(fields[1])
+		case len(fields) >= 1 && fields[0] == "VmFlags:":
+			for _, fl := range fields[1:] {
+				if fl == "hg" {
+					total += size
+				}
+			}
+		}
+	}
+	require.NoError(t, sc.Err())
+	return total
+}
+
+// Reserve leaves a heap range of at least Size advised for huge pages,
+// and the heap's later allocations land in it.
+func TestReserveAdvisesTheHeap(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skip("no transparent huge pages here")
+	}
+	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		t.Skip("GODEBUG=disablethp=1")
+	}
+	before := advisedKiB(t)
+	Reserve()
+	Reserve() // once
+	require.GreaterOrEqual(t, advisedKiB(t)-before, Size>>10-4<<10,
+		"the block's range, less the pages the collection may have returned")
+}
