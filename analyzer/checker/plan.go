@@ -218,14 +218,16 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 			changed = append(changed, s.i)
 		}
 	}
-	byAbs := r.absIndex()
-	skip := map[int]bool{}
-	for _, s := range stale {
-		skip[s.i] = true
-	}
-	for _, pp := range p.Problems {
-		if i, ok := byAbs[pp.Input]; ok && !skip[i] {
-			r.problems[i] = append(r.problems[i], analyzerProblem(r.inputs[i].Path, pp))
+	if len(p.Problems) > 0 { // seldom: the index of every input is not free
+		byAbs := r.absIndex()
+		skip := map[int]bool{}
+		for _, s := range stale {
+			skip[s.i] = true
+		}
+		for _, pp := range p.Problems {
+			if i, ok := byAbs[pp.Input]; ok && !skip[i] {
+				r.problems[i] = append(r.problems[i], analyzerProblem(r.inputs[i].Path, pp))
+			}
 		}
 	}
 	r.stats.Plan = planHow(len(stale), len(changed))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
@@ -67,10 +68,21 @@ func findInputs(paths []string, root string, opts discover.Options, stdin io.Rea
 		for _, p := range found {
 			s.problems = append(s.problems, analyzer.Problem{Path: p.Path, Message: p.Message, Warning: p.Warning})
 		}
+		// Sized once: a whole tree's thousands of paths, inserted one by
+		// one, grew each map ten times over.
+		s.inputs = slices.Grow(s.inputs, len(files))
+		s.walked = make(map[string]int, len(files))
+		reported := make(map[string]bool, len(files)+len(s.reported))
+		for p, v := range s.reported { // standard input's
+			reported[p] = v
+		}
+		s.reported = reported
 		for _, f := range files {
 			s.walked[f.Path] = len(s.inputs)
 			s.add(checker.Input{Path: f.Path, Abs: f.Abs, Report: true, Named: f.Explicit, Info: f.Info})
-			s.explicit[f.Path] = s.explicit[f.Path] || f.Explicit
+			if f.Explicit {
+				s.explicit[f.Path] = true
+			}
 		}
 	}
 	s.addContext(opts, stdinAbs, onDisk)

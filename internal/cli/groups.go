@@ -56,7 +56,7 @@ type grouping struct {
 // groupInputs gives each reported input its configuration and groups the
 // inputs by engine setting, in input order.
 func groupInputs(set *inputSet, res *config.Resolver, all []*analyzer.Rule, cli analyzer.Selection, o *checkOptions) (*grouping, error) {
-	gs := &grouping{configOf: map[string]*config.Config{}}
+	gs := &grouping{configOf: make(map[string]*config.Config, len(set.inputs))}
 	byKey := map[string]*group{}
 	keyOf := map[*config.Config]string{}
 	// Files come directory by directory: one lookup per directory.
@@ -93,7 +93,7 @@ func groupInputs(set *inputSet, res *config.Resolver, all []*analyzer.Rule, cli 
 			key = engineKey(rules, cfg, recPaths)
 			keyOf[cfg] = key
 			if byKey[key] == nil {
-				g := &group{cfg: cfg, rules: rules, recPaths: recPaths, files: map[string]bool{}}
+				g := &group{cfg: cfg, rules: rules, recPaths: recPaths, files: make(map[string]bool, len(set.inputs)-len(gs.configOf))}
 				byKey[key] = g
 				gs.groups = append(gs.groups, g)
 			}
