@@ -18,8 +18,12 @@ func reserve() {
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
 		return
 	}
+	// On one P the collection takes no other thread: 0.4-0.6 ms here,
+	// against 1-6 ms when it wakes a second one for its workers.
+	prev := runtime.GOMAXPROCS(1)
 	block := make([]byte, Size)
 	_ = unix.Madvise(block, unix.MADV_HUGEPAGE) // best effort: no huge pages, no harm
 	block = nil
 	runtime.GC()
+	runtime.GOMAXPROCS(prev)
 }
