@@ -18,8 +18,9 @@ type Guards struct {
 	results map[FuncRef]*facts.Result
 }
 
-// maxGuardRounds bounds the fixed-point iteration of entry facts; past it,
-// the last (sound, possibly smaller) entry sets are kept.
+// maxGuardRounds bounds the fixed-point iteration of entry facts in a
+// cycle of calls; past it, the last (sound, possibly smaller) entry sets
+// are kept.
 const maxGuardRounds = 6
 
 // Guards computes entry facts over the functions reached in r. Starts have
@@ -28,78 +29,77 @@ const maxGuardRounds = 6
 // facts holding at the call, translated into the callee's names (receiver
 // to self, arguments to parameters); a call site in unreachable code does
 // not count; a function reached only through a lambda argument or a
-// virtual edge with no resolvable site has none. Facts start empty and
-// grow to a fixed point, so a cycle can only make them smaller (sound).
+// virtual edge with no resolvable site has none.
+//
+// Functions are taken callers first (the components of the reached call
+// graph in topological order), so a function's entry facts are computed
+// once, from its callers' final facts: the rounds over every function this
+// replaced analysed each one again for each level of calls above it. In a
+// cycle, facts start empty and grow to a fixed point, so the cycle can only
+// make them smaller (sound).
 func (fl *Flow) Guards(r *Reach) *Guards {
-	g := &Guards{fl: fl, entry: map[FuncRef][]facts.Fact{}, results: map[FuncRef]*facts.Result{}}
 	order := r.Funcs()
-	dirty := map[FuncRef]bool{}
+	g := &Guards{fl: fl, entry: make(map[FuncRef][]facts.Fact, len(order)), results: make(map[FuncRef]*facts.Result, len(order))}
 	// What the constructors established holds on entry to every function
 	// they cannot reach, starts included, and properties alias what their
-	// getters return (see ClassFacts).
-	// Both loops below compute each function's facts apart (in parallel:
-	// the class invariants analyse the constructors, the entry facts read
-	// every caller's facts), then record them in order.
-	inv := map[FuncRef][]facts.Fact{}
-	classFacts := make([][]facts.Fact, len(order))
-	parallelFiles(len(order), func(i int) { classFacts[i] = fl.ClassFacts(order[i]) })
-	for i, fn := range order {
-		dirty[fn] = true
-		if fs := classFacts[i]; len(fs) > 0 {
+	// getters return (see ClassFacts). Computed apart, in parallel: the
+	// class invariants analyse the constructors.
+	inv := make([][]facts.Fact, len(order))
+	parallelFiles(len(order), func(i int) {
+		if fs := fl.ClassFacts(order[i]); len(fs) > 0 {
 			sortFacts(fs)
-			inv[fn] = fs
-			g.entry[fn] = fs
+			inv[i] = fs
+		}
+	})
+	cg := reachedCallGraph(fl.ix, r)
+	entry := make([][]facts.Fact, len(order))
+	results := make([]*facts.Result, len(order))
+	copy(entry, inv)
+	res := func(fn FuncRef) *facts.Result { return results[cg.at[fn]] }
+	// analyzeComp computes the facts of one component's functions, whose
+	// callers outside it are done.
+	analyzeComp := func(comp []int32) {
+		if len(comp) == 1 && !cg.selfCall[comp[0]] {
+			i := comp[0]
+			fn := order[i]
+			if !r.IsStart(fn) {
+				entry[i] = unionFacts(inv[i], g.entryFrom(r, fn, res))
+			}
+			results[i] = fl.Analyze(fn, entry[i])
+			return
+		}
+		dirty := slices.Clone(comp)
+		for round := 0; round < maxGuardRounds && len(dirty) > 0; round++ {
+			for _, i := range dirty {
+				results[i] = fl.Analyze(order[i], entry[i])
+			}
+			dirty = dirty[:0]
+			for _, i := range comp {
+				if fn := order[i]; !r.IsStart(fn) {
+					if next := unionFacts(inv[i], g.entryFrom(r, fn, res)); !sameFacts(next, entry[i]) {
+						entry[i] = next
+						dirty = append(dirty, i)
+					}
+				}
+			}
+		}
+		for _, i := range dirty { // the last round's changes
+			results[i] = fl.Analyze(order[i], entry[i])
 		}
 	}
-	entries := make([][]facts.Fact, len(order)) // each round's entry facts; a start's stay nil
-	for round := 0; round < maxGuardRounds; round++ {
-		g.analyze(order, dirty)
-		parallelFiles(len(order), func(i int) {
-			if fn := order[i]; !r.IsStart(fn) {
-				entries[i] = unionFacts(inv[fn], g.entryFrom(r, fn))
-			}
-		})
-		changed := false
-		for i, fn := range order {
-			if r.IsStart(fn) {
-				continue
-			}
-			if next := entries[i]; !sameFacts(next, g.entry[fn]) {
-				g.entry[fn] = next
-				dirty[fn] = true
-				changed = true
-			}
+	cg.run(analyzeComp)
+	for i, fn := range order {
+		if len(entry[i]) > 0 {
+			g.entry[fn] = entry[i]
 		}
-		if !changed {
-			break
-		}
+		g.results[fn] = results[i]
 	}
-	g.analyze(order, dirty) // the last round's changes
 	return g
 }
 
-// analyze computes the facts of the dirty functions under their current
-// entry facts, in parallel: each depends only on its own entry facts and
-// on the flow's per-component results (safe for concurrent use). On a
-// large project this is most of a send-path analysis, which a rule runs
-// once for all files while the other workers wait for it.
-func (g *Guards) analyze(order []FuncRef, dirty map[FuncRef]bool) {
-	var todo []FuncRef
-	for _, fn := range order {
-		if dirty[fn] {
-			todo = append(todo, fn)
-			dirty[fn] = false
-		}
-	}
-	out := make([]*facts.Result, len(todo))
-	parallelFiles(len(todo), func(i int) { out[i] = g.fl.Analyze(todo[i], g.entry[todo[i]]) })
-	for i, fn := range todo {
-		g.results[fn] = out[i]
-	}
-}
-
-// entryFrom intersects the facts at fn's call sites in reached callers.
-func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
+// entryFrom intersects the facts at fn's call sites in reached callers,
+// whose results res gives.
+func (g *Guards) entryFrom(r *Reach, fn FuncRef, res func(FuncRef) *facts.Result) []facts.Fact {
 	fl := g.fl
 	ix := fl.ix
 	var acc []facts.Fact
@@ -113,12 +113,12 @@ func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
 		if !r.Reached(caller) {
 			continue
 		}
-		res := g.results[caller]
+		cres := res(caller)
 		t := fl.tree(site.File)
-		if res == nil || t == nil {
+		if cres == nil || t == nil {
 			return nil // a caller without facts guarantees nothing
 		}
-		if !res.Reachable(call.At.Node) {
+		if !cres.Reachable(call.At.Node) {
 			continue // dead code calls nobody
 		}
 		var here []facts.Fact
@@ -127,7 +127,7 @@ func (g *Guards) entryFrom(r *Reach, fn FuncRef) []facts.Fact {
 				continue
 			}
 			bs := fl.bindings(t, site, cal)
-			for _, f := range res.At(call.At.Node) {
+			for _, f := range cres.At(call.At.Node) {
 				here = translateFacts(here, f, bs, false)
 			}
 			break
