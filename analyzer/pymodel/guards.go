@@ -44,6 +44,18 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	// they cannot reach, starts included, and properties alias what their
 	// getters return (see ClassFacts). Computed apart, in parallel: the
 	// class invariants analyse the constructors.
+	// Each class's invariants first, one class per job: in the order of
+	// the functions, two jobs were often two methods of one class, the
+	// second waiting while the first analysed the constructors.
+	var classes []ClassRef
+	seen := map[ClassRef]bool{}
+	for _, fn := range order {
+		if _, c := fl.ix.SelfOf(fn); c.Valid() && !seen[c] {
+			seen[c] = true
+			classes = append(classes, c)
+		}
+	}
+	parallelFiles(len(classes), func(i int) { fl.invariants(classes[i]) })
 	inv := make([][]facts.Fact, len(order))
 	parallelFiles(len(order), func(i int) {
 		if fs := fl.ClassFacts(order[i]); len(fs) > 0 {
