@@ -24,8 +24,10 @@ import (
 //     entry to each function because every call to it in the set was made
 //     under them (checks in callers that dominate the call).
 //
-// Everything is computed on demand, once per function, and Flow is safe
-// for concurrent use: post-facts are computed per strongly connected
+// Everything is computed on demand, once per function (a function with
+// neither parameters nor self exports no facts, so its callers never need
+// its analysis: it waits until a rule asks), and Flow is safe for
+// concurrent use: post-facts are computed per strongly connected
 // component of the static call graph (callees first), so concurrent
 // requests never wait on each other in a cycle. Within a component the
 // post-facts are iterated from none to a fixed point (sound: a must
@@ -54,6 +56,11 @@ type funcFlow struct {
 	graph  *cfg.Graph
 	result *facts.Result // without entry facts
 	post   []facts.Fact
+	// opaque: the function has neither parameters nor a self (exportsNone),
+	// so its component left graph and result unbuilt; built is their one
+	// build, on request (Graph, Facts, Analyze).
+	opaque bool
+	built  sync.Once
 }
 
 // NewFlow prepares the facts layer of ix. tree returns the syntax tree a
@@ -84,6 +91,14 @@ func (fl *Flow) ensure(fn FuncRef) {
 func (fl *Flow) computeSCC(si int32) {
 	ix := fl.ix
 	members := ix.sccs[si]
+	if len(members) == 1 && fl.exportsNone(members[0]) {
+		// Nothing to give callers: no analysis until a rule asks for its
+		// facts. Such getters (`get_attn_tp_group()`) sit in constructor
+		// chains, and analysing one read its whole file's tree first
+		// (parallel_state.py: 3 ms of an edit run on lucifer1004).
+		fl.funcs[members[0].File][members[0].Func].opaque = true
+		return
+	}
 	// Callee components first (strictly lower: no waiting in a cycle).
 	ix.lowerCallees(si, fl.ensure)
 	for _, m := range members {
@@ -111,6 +126,30 @@ func (fl *Flow) computeSCC(si int32) {
 			break
 		}
 	}
+}
+
+// exportsNone reports whether fn exports no facts: it has no parameters
+// and uses no self (its own or an enclosing method's), so its post-facts
+// and return facts, which callers see only about its self and parameters
+// (exportPost), are empty.
+func (fl *Flow) exportsNone(fn FuncRef) bool {
+	return len(fl.ix.Func(fn).Params) == 0 && len(fl.ix.funcUses(fn)) == 0
+}
+
+// analysed returns fn's flow state, building an opaque function's graph
+// and facts first (its component is computed).
+func (fl *Flow) analysed(fn FuncRef) *funcFlow {
+	ff := &fl.funcs[fn.File][fn.Func]
+	if ff.opaque {
+		ff.built.Do(func() {
+			fl.ix.lowerCallees(fl.ix.sccOf[fn.File][fn.Func], fl.ensure)
+			if t := fl.tree(fn.File); t != nil {
+				ff.graph = cfg.New(t, fl.ix.Func(fn).Def)
+				ff.result = fl.analyze(fn, ff.graph, nil)
+			}
+		})
+	}
+	return ff
 }
 
 func (fl *Flow) selfRecursive(fn FuncRef) bool {
@@ -157,7 +196,7 @@ func (fl *Flow) callTests(caller FuncRef, t *syntax.Tree, n syntax.NodeID, truth
 		return nil
 	}
 	fl.ensure(cal.Func)
-	res := fl.funcs[cal.Func.File][cal.Func.Func].result
+	res := fl.funcs[cal.Func.File][cal.Func.Func].result // nil if opaque: it exports none
 	if res == nil {
 		return nil
 	}
@@ -179,7 +218,7 @@ func (fl *Flow) Facts(fn FuncRef) *facts.Result {
 	if !fl.ix.validFunc(fn) {
 		return nil
 	}
-	return fl.funcs[fn.File][fn.Func].result
+	return fl.analysed(fn).result
 }
 
 // Graph returns fn's control-flow graph (nil if fn has no tree).
@@ -188,7 +227,7 @@ func (fl *Flow) Graph(fn FuncRef) *cfg.Graph {
 	if !fl.ix.validFunc(fn) {
 		return nil
 	}
-	return fl.funcs[fn.File][fn.Func].graph
+	return fl.analysed(fn).graph
 }
 
 // Post returns the facts about fn's self and parameters that hold whenever
@@ -211,7 +250,7 @@ func (fl *Flow) Analyze(fn FuncRef, entry []facts.Fact) *facts.Result {
 		return nil
 	}
 	if len(entry) == 0 {
-		return fl.funcs[fn.File][fn.Func].result
+		return fl.analysed(fn).result
 	}
 	return fl.analyze(fn, g, entry)
 }
