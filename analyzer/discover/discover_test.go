@@ -168,6 +168,12 @@ func TestExcludeGlobs(t *testing.T) {
 	assert.Empty(t, problems)
 	assert.Equal(t, []string{"pkg/a.py", "pkg/sub/legacy/keep.py"}, got)
 
+	// Names without "/": plain ones are looked up (whole names only: "a"
+	// is not "a.py"), wildcards matched.
+	opts.Exclude = []string{"a", "sub", "*_old.py", "{tests,legacy}"}
+	got, _ = find(t, root, opts, "pkg")
+	assert.Equal(t, []string{"pkg/a.py"}, got)
+
 	opts.Exclude = []string{filepath.ToSlash(root) + "/pkg/sub/**"} // absolute
 	got, _ = find(t, root, opts, "pkg")
 	assert.Equal(t, []string{"pkg/a.py", "pkg/a_old.py", "pkg/legacy/l.py", "pkg/tests/t.py"}, got)

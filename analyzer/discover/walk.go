@@ -19,8 +19,8 @@ import (
 type walker struct {
 	opts     Options
 	cwd      string
-	excludes []string // cleaned globs, defaults first (unless scopes have them)
-	base     *scoped  // the selection when Options.ScopeOf is not set
+	excludes globSet // cleaned globs, defaults first (unless scopes have them)
+	base     *scoped // the selection when Options.ScopeOf is not set
 	scopes   map[*Scope]*scoped
 
 	// seenDirs holds every directory entered, by device and inode: a
@@ -279,8 +279,11 @@ func (w *walker) drainDeferred() {
 // absolute glob against the absolute path; another glob with a "/" against
 // the path relative to the walk root and the display path.
 func (w *walker) excluded(sc *scoped, name, rel, abs, shown string) bool {
-	for _, globs := range [2][]string{w.excludes, sc.excludes} {
-		for _, g := range globs {
+	for _, set := range [2]*globSet{&w.excludes, &sc.excludes} {
+		if set.names[name] {
+			return true
+		}
+		for _, g := range set.globs {
 			if !strings.Contains(g, "/") {
 				if doublestar.MatchUnvalidated(g, name) {
 					return true
