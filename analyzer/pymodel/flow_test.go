@@ -18,6 +18,14 @@ import (
 // flowProject is project() keeping the trees, with a Flow over them.
 func flowProject(t testing.TB, files map[string]string) (*Index, *Flow) {
 	t.Helper()
+	ix, _, trees := indexWithTrees(t, files)
+	return ix, NewFlow(ix, func(fi int32) *syntax.Tree { return trees[fi] }, nil)
+}
+
+// indexWithTrees indexes files, sorted by path, and returns their paths
+// and trees by file number.
+func indexWithTrees(t testing.TB, files map[string]string) (*Index, []string, []*syntax.Tree) {
+	t.Helper()
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -31,8 +39,7 @@ func flowProject(t testing.TB, files map[string]string) (*Index, *Flow) {
 		srcs = append(srcs, SourceFile{Path: p, Module: mod, Package: pkg, Summary: Summarize(tree)})
 		trees = append(trees, tree)
 	}
-	ix := NewIndex(srcs)
-	return ix, NewFlow(ix, func(fi int32) *syntax.Tree { return trees[fi] }, nil)
+	return NewIndex(srcs), paths, trees
 }
 
 // guardLines renders the use guards of fn for reads of the given ops.

@@ -2,6 +2,7 @@ package pymodel
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -47,69 +48,19 @@ func reachedCallGraph(ix *Index, r *Reach) *reachedCalls {
 	return cg
 }
 
-// components finds the strongly connected components (Tarjan, iterative)
-// of the graph given by each node's callers, and the edges between them.
+// components finds the strongly connected components (tarjan) of the
+// graph given by each node's callers, and the edges between them.
 func (cg *reachedCalls) components(callers [][]int32) {
-	n := len(callers)
-	index := make([]int32, n)
-	low := make([]int32, n)
-	onStack := make([]bool, n)
-	compOf := make([]int32, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int32
-	next := int32(0)
-	type frame struct{ v, edge int32 }
-	for root := range n {
-		if index[root] >= 0 {
-			continue
+	compOf := make([]int32, len(callers))
+	for _, comp := range tarjan(len(callers), func(v int) []int32 { return callers[v] }) {
+		c := int32(len(cg.comps))
+		members := make([]int32, len(comp))
+		for i, v := range comp {
+			members[i] = int32(v)
+			compOf[v] = c
 		}
-		work := []frame{{int32(root), 0}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, int32(root))
-		onStack[root] = true
-		for len(work) > 0 {
-			f := &work[len(work)-1]
-			if int(f.edge) < len(callers[f.v]) {
-				w := callers[f.v][f.edge]
-				f.edge++
-				switch {
-				case index[w] < 0:
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					work = append(work, frame{w, 0})
-				case onStack[w]:
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			work = work[:len(work)-1]
-			if len(work) > 0 {
-				u := work[len(work)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] == index[v] {
-				c := int32(len(cg.comps))
-				var comp []int32
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					compOf[w] = c
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				sortInt32s(comp)
-				cg.comps = append(cg.comps, comp)
-			}
-		}
+		slices.Sort(members)
+		cg.comps = append(cg.comps, members)
 	}
 	cg.succ = make([][]int32, len(cg.comps))
 	cg.preds = make([]int32, len(cg.comps))
@@ -123,14 +74,6 @@ func (cg *reachedCalls) components(callers [][]int32) {
 			seen[[2]int32{from, to}] = true
 			cg.succ[from] = append(cg.succ[from], to)
 			cg.preds[to]++
-		}
-	}
-}
-
-func sortInt32s(s []int32) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
 }

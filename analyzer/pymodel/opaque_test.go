@@ -1,7 +1,6 @@
 package pymodel
 
 import (
-	"sort"
 	"sync"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
-	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 )
 
 var opaqueSrc = map[string]string{
@@ -47,20 +45,7 @@ class Mgr:
 // callers' analysis does not read its file's tree, which is read (and the
 // function analysed) only when its own facts are asked for.
 func TestFlowLeavesExportlessFunctionsUnread(t *testing.T) {
-	paths := make([]string, 0, len(opaqueSrc))
-	for p := range opaqueSrc {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	var srcs []SourceFile
-	var trees []*syntax.Tree
-	for _, p := range paths {
-		tree := syntaxtest.Parse(t, opaqueSrc[p])
-		mod, pkg := ModuleName("", p)
-		srcs = append(srcs, SourceFile{Path: p, Module: mod, Package: pkg, Summary: Summarize(tree)})
-		trees = append(trees, tree)
-	}
-	ix := NewIndex(srcs)
+	ix, paths, trees := indexWithTrees(t, opaqueSrc)
 	var mu sync.Mutex
 	read := map[string]int{}
 	fl := NewFlow(ix, func(fi int32) *syntax.Tree {
