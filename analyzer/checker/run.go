@@ -549,31 +549,20 @@ func sectionOptions(rules []*analyzer.Rule, configured map[string]any) map[*anal
 // per-worker state (a parser) for its whole life.
 func parallel(n, jobs int, worker func(next <-chan int)) {
 	jobs = max(1, min(jobs, n))
-	if jobs == 1 {
-		// On this goroutine: handing one job to another costs a thread
-		// wakeup (up to a millisecond on a busy VM), as an edit run's
-		// single changed file in the plan check did.
-		next := make(chan int, n)
-		for i := range n {
-			next <- i
-		}
-		close(next)
-		worker(next)
-		return
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			worker(next)
-		}()
-	}
-	for i := 0; i < n; i++ {
+	// The indexes are queued up front and this goroutine is one of the
+	// workers: handing work to another goroutine costs a thread wakeup (up
+	// to a millisecond on a busy VM), which an edit run's small pools (one
+	// changed file in the plan check) paid on the critical path.
+	next := make(chan int, n)
+	for i := range n {
 		next <- i
 	}
 	close(next)
+	var wg sync.WaitGroup
+	for range jobs - 1 {
+		wg.Go(func() { worker(next) })
+	}
+	worker(next)
 	wg.Wait()
 }
 

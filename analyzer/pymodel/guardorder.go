@@ -100,31 +100,33 @@ func (cg *reachedCalls) run(do func(comp []int32)) {
 	var failed atomic.Pointer[any]
 	var closeOnce sync.Once
 	finish := func() { closeOnce.Do(func() { close(ready) }) }
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			defer func() {
-				if v := recover(); v != nil {
-					failed.CompareAndSwap(nil, &v)
-					finish()
-				}
-			}()
-			for c := range ready {
-				if failed.Load() != nil {
-					return
-				}
-				do(cg.comps[c])
-				for _, d := range cg.succ[c] {
-					if pending[d].Add(-1) == 0 {
-						ready <- d
-					}
-				}
-				if done.Add(1) == int32(n) {
-					finish()
+	work := func() {
+		defer func() {
+			if v := recover(); v != nil {
+				failed.CompareAndSwap(nil, &v)
+				finish()
+			}
+		}()
+		for c := range ready {
+			if failed.Load() != nil {
+				return
+			}
+			do(cg.comps[c])
+			for _, d := range cg.succ[c] {
+				if pending[d].Add(-1) == 0 {
+					ready <- d
 				}
 			}
-		})
+			if done.Add(1) == int32(n) {
+				finish()
+			}
+		}
 	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
+		wg.Go(work)
+	}
+	work() // this goroutine is one of the workers
 	wg.Wait()
 	if v := failed.Load(); v != nil {
 		panic(*v)

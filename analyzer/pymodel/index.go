@@ -471,25 +471,27 @@ func parallelFiles(n int, job func(fi int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Pointer[any]
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					failed.CompareAndSwap(nil, &v)
-					next.Store(int64(n)) // the others stop at their next job
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				job(i)
+	work := func() {
+		defer func() {
+			if v := recover(); v != nil {
+				failed.CompareAndSwap(nil, &v)
+				next.Store(int64(n)) // the others stop at their next job
 			}
 		}()
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			job(i)
+		}
 	}
+	// This goroutine is one of the workers: starting one more goroutine
+	// than needed cost a thread wakeup per call.
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work()
 	wg.Wait()
 	if v := failed.Load(); v != nil {
 		panic(*v)
