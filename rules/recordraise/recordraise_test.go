@@ -34,7 +34,7 @@ func TestOwnRecords(t *testing.T) {
 	set := load(t, testdata("records", "own"), testdata("records", "jsonl", "records.jsonl"))
 	res := analysistest.RunWith(t, testdata("rules", "sgl010"), checker.Options{Records: set}, recordraise.Rule)
 	require.NotNil(t, res)
-	require.Len(t, res.Diagnostics, 5)
+	require.Len(t, res.Diagnostics, 6)
 
 	// One message and chain in full: what, from where, when, why, the
 	// record and its first prevention tip.

@@ -110,3 +110,17 @@ class PlanSender(BaseKVSender):
         if self.ring is None:
             return None
         return self.engine.post([(self._ring_view(), pages)])
+
+    # a1f0c0de00000007 again: the caller checked one request's segment and
+    # passes the name on through another object's field of the same name
+    # (`chunk.name`, then `info.name`: one request's id carried from record
+    # to record). The check counts; a field of another name does not.
+    def send_segment_carried(self, chunk, info, room, pages):
+        if chunk.name not in self.engine.segments:
+            return None
+        return self.engine.post([(self._segment(info.name, room), pages)])
+
+    def send_segment_other_field(self, chunk, info, room, pages):
+        if chunk.name not in self.engine.segments:
+            return None
+        return self.engine.post([(self._segment(info.label, room), pages)])  # want: SGL010 "a1f0c0de00000007"
