@@ -46,6 +46,11 @@ import (
 // and after OldEnd (old) or NewEnd (new) are the same in both.
 type Edit struct {
 	Start, OldEnd, NewEnd int
+	// lines: the edit is whole lines followed by a line, so the old
+	// version's byte before OldEnd is a line feed, and joins says whether
+	// the last old line changed ended with a backslash before it (lineDiff
+	// knows both; Diff, which has the bytes, leaves them false).
+	lines, joins bool
 }
 
 // Diff returns the edit that turns old into src: their common prefix and
@@ -277,6 +282,15 @@ func oldLineStart(src []byte, e Edit, oldPos int) bool {
 			return src[j]
 		case j >= e.OldEnd:
 			return src[j+e.NewEnd-e.OldEnd]
+		case e.lines && j == e.OldEnd-1:
+			return '\n'
+		case e.lines && j == e.OldEnd-2 && e.OldEnd-1 > e.Start:
+			// The last old line changed, before its line break: only
+			// whether it is a backslash matters to lineBreakAt.
+			if e.joins {
+				return '\\'
+			}
+			return ' '
 		}
 		return 0
 	}

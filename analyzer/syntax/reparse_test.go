@@ -310,11 +310,6 @@ func concat(a []byte, mid string, b []byte) []byte {
 // give the whole parse's tree, spliced or not, from memory and from a
 // snapshot.
 func TestReparseUnusualShapes(t *testing.T) {
-	// A snapshot's edit is whole lines, the last one's line feed included.
-	// Here the line edited is followed by a blank line, then by T: the
-	// byte before the line feed before T lies in the edit, so whether T's
-	// line continues the one before is not known, and the piece refused.
-	wholeLinesRefuse := map[string]bool{"bom": true, "continuation before T": true}
 	cases := []struct {
 		name, base, old, new string
 		spliced              bool
@@ -343,7 +338,70 @@ func TestReparseUnusualShapes(t *testing.T) {
 			require.NoError(t, err)
 			require.Contains(t, c.base, c.old)
 			src := []byte(strings.Replace(c.base, c.old, c.new, 1))
-			checkReparse(t, p, old, src, c.spliced, c.spliced && !wholeLinesRefuse[c.name])
+			// A snapshot's edit is whole lines: "bom" and "continuation
+			// before T" end on a line followed by a blank line, then T,
+			// and splice only because the edit's last byte is known to be
+			// a line feed (Edit.lines).
+			checkReparse(t, p, old, src, c.spliced, c.spliced)
+		})
+	}
+}
+
+// A snapshot knows the old version by whole lines, yet the piece it
+// reparses is as small as when the bytes are known: the old line before
+// the next statement ends with a line feed (the edit is whole lines), and
+// the hashes say whether the last line changed joined the next with a
+// backslash.
+func TestSnapshotPieceIsTheStatementsTouched(t *testing.T) {
+	base := `class M:
+    def f(self):
+        a = 1
+        b = 2
+        c = 3
+
+    def g(self):
+        x = 1 + \
+            2
+        y = 3
+
+    def k(self):
+        p = 1; \
+        q = 2
+        r = 3
+
+    def h(self):
+        return 0
+`
+	p := NewParser()
+	defer p.Close()
+	old, err := p.Parse([]byte(base))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name, old, new string
+		depth          int    // of the piece: 2 is a method's body
+		piece          string // the new source the piece covers
+	}{
+		{"the next statement right after", "        b = 2\n", "        b = 22\n", 2, "        a = 1\n        b = 22\n"},
+		{"a blank line before the next method", "        c = 3\n", "        c = 33\n", 1, "    def f(self):\n        a = 1\n        b = 2\n        c = 33\n\n"},
+		{"a continuation line changed", "            2\n", "            3\n", 2, "        x = 1 + \\\n            3\n"},
+		{"the line joining the next changed", "        x = 1 + \\\n", "        x = 5 + \\\n", 1, "    def g(self):\n        x = 5 + \\\n            2\n        y = 3\n\n"},
+		// q = 2 starts a statement on a continued line: not where a piece
+		// may end, which only the hash's backslash bit tells.
+		{"a line joined to a statement changed", "        p = 1; \\\n", "        p = 5; \\\n", 1, "    def k(self):\n        p = 5; \\\n        q = 2\n        r = 3\n\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := []byte(strings.Replace(base, c.old, c.new, 1))
+			snap := Snapshot(old.Pack(nil), old.Src)
+			packed, size, hashes, err := readSnapshot(snap)
+			require.NoError(t, err)
+			require.Equal(t, len(packed), len(old.Pack(nil)))
+			e, ok := lineDiff(hashes, size, src, LineStarts(src))
+			require.True(t, ok)
+			pc, ok := choosePiece(old, e, src)
+			require.True(t, ok)
+			require.Equal(t, c.depth, pc.depth)
+			require.Equal(t, c.piece, string(src[pc.from:pc.to]))
+			checkReparse(t, p, old, src, true, true)
 		})
 	}
 }

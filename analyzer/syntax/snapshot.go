@@ -50,13 +50,31 @@ func line(src []byte, starts []uint32, i int) []byte {
 	return src[starts[i]:end]
 }
 
-// lineHash hashes one line (FNV-1a, 64 bits, with its length).
+// lineHash hashes one line (FNV-1a, 64 bits, with its length); its low
+// bit says instead whether the line ends with a backslash before its line
+// break (it joins the next), which is all lineDiff needs to know of the
+// last old line an edit changed.
 func lineHash(line []byte) uint64 {
 	h := uint64(14695981039346656037) ^ uint64(len(line))
 	for _, b := range line {
 		h = (h ^ uint64(b)) * 1099511628211
 	}
-	return h
+	return h&^1 | joinsNext(line)
+}
+
+// joinsNext is 1 when line ends with a backslash before its line break.
+func joinsNext(line []byte) uint64 {
+	n := len(line)
+	if n > 0 && line[n-1] == '\n' {
+		n--
+		if n > 0 && line[n-1] == '\r' {
+			n--
+		}
+		if n > 0 && line[n-1] == '\\' {
+			return 1
+		}
+	}
+	return 0
 }
 
 // SnapshotPacked returns the packed tree a snapshot holds, for Unpack.
@@ -117,6 +135,11 @@ func lineDiff(hashes []byte, size int, src []byte, starts []uint32) (Edit, bool)
 		c++
 	}
 	suffix := len(src) - at(n-c)
-	e := Edit{Start: at(a), OldEnd: size - suffix, NewEnd: len(src) - suffix}
+	// With a line after them (c > 0), the old lines changed end with a
+	// line feed, and the last one's hash says whether it joins the next.
+	e := Edit{Start: at(a), OldEnd: size - suffix, NewEnd: len(src) - suffix, lines: c > 0}
+	if c > 0 && m-1-c >= a {
+		e.joins = old(m-1-c)&1 == 1
+	}
 	return e, e.OldEnd >= e.Start && e.NewEnd >= e.Start
 }
