@@ -365,6 +365,7 @@ func TestSnapshotPieceIsTheStatementsTouched(t *testing.T) {
         y = 3
 
     def k(self):
+        o = 0
         p = 1; \
         q = 2
         r = 3
@@ -385,9 +386,10 @@ func TestSnapshotPieceIsTheStatementsTouched(t *testing.T) {
 		{"a blank line before the next method", "        c = 3\n", "        c = 33\n", 1, "    def f(self):\n        a = 1\n        b = 2\n        c = 33\n\n"},
 		{"a continuation line changed", "            2\n", "            3\n", 2, "        x = 1 + \\\n            3\n"},
 		{"the line joining the next changed", "        x = 1 + \\\n", "        x = 5 + \\\n", 1, "    def g(self):\n        x = 5 + \\\n            2\n        y = 3\n\n"},
-		// q = 2 starts a statement on a continued line: not where a piece
-		// may end, which only the hash's backslash bit tells.
-		{"a line joined to a statement changed", "        p = 1; \\\n", "        p = 5; \\\n", 1, "    def k(self):\n        p = 5; \\\n        q = 2\n        r = 3\n\n"},
+		// q = 2 started a statement on a continued line in the old
+		// version: not where a piece may end, which only the hash's
+		// backslash bit tells (the new line no longer joins it).
+		{"a line that joined a statement changed", "        p = 1; \\\n", "        p = 1;\n", 1, "    def k(self):\n        o = 0\n        p = 1;\n        q = 2\n        r = 3\n\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := []byte(strings.Replace(base, c.old, c.new, 1))
