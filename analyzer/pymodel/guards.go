@@ -42,11 +42,10 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 	g := &Guards{fl: fl, entry: make(map[FuncRef][]facts.Fact, len(order)), results: make(map[FuncRef]*facts.Result, len(order))}
 	// What the constructors established holds on entry to every function
 	// they cannot reach, starts included, and properties alias what their
-	// getters return (see ClassFacts). Computed apart, in parallel: the
-	// class invariants analyse the constructors.
-	// Each class's invariants first, one class per job: in the order of
-	// the functions, two jobs were often two methods of one class, the
-	// second waiting while the first analysed the constructors.
+	// getters return (see ClassFacts). Computed apart, in parallel, each
+	// class's invariants first, one class per job: in the order of the
+	// functions, two jobs were often two methods of one class, the second
+	// waiting while the first analysed the constructors.
 	var classes []ClassRef
 	seen := map[ClassRef]bool{}
 	for _, fn := range order {
