@@ -20,7 +20,8 @@ const Size = 32 << 20
 var once sync.Once
 
 // Reserve advises the next Size bytes of the heap for huge pages, once
-// per process. It costs one collection of the (still small) heap.
-// Where huge pages are off, or GODEBUG=disablethp=1 asks for none, it does
-// nothing that matters.
+// per process. It costs one collection of the (still small) heap, so it
+// does nothing unless the kernel gives huge pages only where advised
+// (transparent_hugepage "madvise"), or when GODEBUG=disablethp=1 asks for
+// none.
 func Reserve() { once.Do(reserve) }

@@ -40,9 +40,8 @@ func advisedKiB(t *testing.T) int {
 // Reserve leaves a heap range of at least Size advised for huge pages,
 // and the heap's later allocations land in it.
 func TestReserveAdvisesTheHeap(t *testing.T) {
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || strings.Contains(string(mode), "[never]") {
-		t.Skip("no transparent huge pages here")
+	if !advisedOnly(thpMode()) {
+		t.Skip("huge pages here are not given only where advised")
 	}
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
 		t.Skip("GODEBUG=disablethp=1")
@@ -52,4 +51,13 @@ func TestReserveAdvisesTheHeap(t *testing.T) {
 	Reserve() // once
 	require.GreaterOrEqual(t, advisedKiB(t)-before, Size>>10-4<<10,
 		"the block's range, less the pages the collection may have returned")
+}
+
+// Only a kernel that gives huge pages where advised, and only there, is
+// worth the collection.
+func TestAdvisedOnly(t *testing.T) {
+	require.True(t, advisedOnly("always [madvise] never\n"))
+	require.False(t, advisedOnly("[always] madvise never\n"))
+	require.False(t, advisedOnly("always madvise [never]\n"))
+	require.False(t, advisedOnly(""), "no such file")
 }
