@@ -9,7 +9,8 @@ import (
 // version itself is not (a cache): its packed tree, its size, and a hash
 // of each of its lines, which say where a new version differs. Hashes
 // make the edit whole lines; a line whose hash collides with another
-// (FNV-1a of 64 bits, with its length) would be taken as unchanged.
+// (FNV-1a of 64 bits with its length, the low bit replaced by whether the
+// line joins the next) would be taken as unchanged.
 //
 //	uvarint(len(packed)) packed uvarint(size) uvarint(lines) lines x 8 bytes (little endian)
 
@@ -62,19 +63,14 @@ func lineHash(line []byte) uint64 {
 	return h&^1 | joinsNext(line)
 }
 
-// joinsNext is 1 when line ends with a backslash before its line break.
+// joinsNext is 1 when line ends with a line break that does not start a
+// line of its own (lineBreakAt: a backslash before it).
 func joinsNext(line []byte) uint64 {
 	n := len(line)
-	if n > 0 && line[n-1] == '\n' {
-		n--
-		if n > 0 && line[n-1] == '\r' {
-			n--
-		}
-		if n > 0 && line[n-1] == '\\' {
-			return 1
-		}
+	if n == 0 || line[n-1] != '\n' || lineBreakAt(func(j int) byte { return line[j] }, n) {
+		return 0
 	}
-	return 0
+	return 1
 }
 
 // SnapshotPacked returns the packed tree a snapshot holds, for Unpack.
