@@ -462,12 +462,6 @@ func ForEach(n int, job func(i int)) { parallelFiles(n, job) }
 // on another goroutine would end the process).
 func parallelFiles(n int, job func(fi int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			job(i)
-		}
-		return
-	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Pointer[any]
@@ -486,8 +480,9 @@ func parallelFiles(n int, job func(fi int)) {
 			job(i)
 		}
 	}
-	// This goroutine is one of the workers: starting one more goroutine
-	// than needed cost a thread wakeup per call.
+	// This goroutine is one of the workers (the only one for a single
+	// job): starting one more goroutine than needed cost a thread wakeup
+	// per call.
 	for range workers - 1 {
 		wg.Go(work)
 	}
