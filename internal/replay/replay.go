@@ -45,9 +45,9 @@ type Record struct {
 	entries []entry
 	seen    map[string]bool
 
-	// A decoded record keeps its entries encoded (stamps, n of them), read
-	// as Holds needs them; one being built keeps the encoding of entries
-	// once EncodeStamps made it (nil after any later Add).
+	// stamps is the encoding of n entries, newest first: a decoded record
+	// has only that (Holds reads it as it goes); one being built has it
+	// once EncodeStamps made it, until the next Add.
 	stamps string
 	n      int
 }
@@ -92,7 +92,7 @@ func (r *Record) add(e entry) {
 	}
 	r.seen[e.path] = true
 	r.entries = append(r.entries, e)
-	r.stamps = ""
+	r.stamps, r.n = "", 0
 }
 
 // AddNow stats path (following links) and records its stamp, or that it
@@ -148,7 +148,7 @@ func (r *Record) EncodeStamps() {
 			out = binary.LittleEndian.AppendUint64(out, v)
 		}
 	}
-	r.stamps = unsafe.String(unsafe.SliceData(out), len(out))
+	r.stamps, r.n = unsafe.String(unsafe.SliceData(out), len(out)), len(es)
 }
 
 // Encode writes the record.
@@ -159,7 +159,7 @@ func (r *Record) Encode() []byte {
 	out := make([]byte, 0, len(magic)+24+len(r.stamps)+len(r.Stdout)+len(r.Stderr))
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
-	out = binary.AppendUvarint(out, uint64(len(r.entries)))
+	out = binary.AppendUvarint(out, uint64(r.n))
 	out = append(out, r.stamps...)
 	out = binary.AppendVarint(out, int64(r.Exit))
 	out = binrec.AppendString(out, string(r.Stdout))
@@ -214,6 +214,9 @@ func decodeEntry(d *binrec.Reader) (e entry, ok bool) {
 // Holds reports whether every path recorded still has its stamp, and
 // each was old enough when the run began that a later change shows.
 func (r *Record) Holds() bool {
+	if r.stamps == "" && len(r.entries) > 0 {
+		r.EncodeStamps() // a record being built: read as a decoded one
+	}
 	if r.n == 0 {
 		return false
 	}
