@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,9 +74,7 @@ func findInputs(paths []string, root string, opts discover.Options, stdin io.Rea
 		s.inputs = slices.Grow(s.inputs, len(files))
 		s.walked = make(map[string]int, len(files))
 		reported := make(map[string]bool, len(files)+len(s.reported))
-		for p, v := range s.reported { // standard input's
-			reported[p] = v
-		}
+		maps.Copy(reported, s.reported) // standard input's
 		s.reported = reported
 		for _, f := range files {
 			s.walked[f.Path] = len(s.inputs)
