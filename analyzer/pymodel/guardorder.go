@@ -82,7 +82,8 @@ func (cg *reachedCalls) components(callers [][]int32) {
 // are done, on GOMAXPROCS goroutines. Each component's work depends only
 // on its callers' final results, so the outcome does not depend on
 // scheduling. A panic in do is raised again in the caller, after the
-// other workers stop (as parallelFiles does).
+// other workers stop (as parallelFiles does): the queue is closed, and a
+// worker that then queues a component panics in turn, recovered alike.
 func (cg *reachedCalls) run(do func(comp []int32)) {
 	n := len(cg.comps)
 	if n == 0 {
