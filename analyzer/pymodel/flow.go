@@ -102,11 +102,7 @@ func (fl *Flow) computeSCC(si int32) {
 	// Callee components first (strictly lower: no waiting in a cycle).
 	ix.lowerCallees(si, fl.ensure)
 	for _, m := range members {
-		t := fl.tree(m.File)
-		if t == nil {
-			continue
-		}
-		fl.funcs[m.File][m.Func].graph = cfg.New(t, ix.Func(m).Def)
+		fl.funcs[m.File][m.Func].graph = fl.graphOf(m)
 	}
 	for round := 0; round < 8; round++ {
 		changed := false
@@ -143,13 +139,22 @@ func (fl *Flow) analysed(fn FuncRef) *funcFlow {
 	if ff.opaque {
 		ff.built.Do(func() {
 			fl.ix.lowerCallees(fl.ix.sccOf[fn.File][fn.Func], fl.ensure)
-			if t := fl.tree(fn.File); t != nil {
-				ff.graph = cfg.New(t, fl.ix.Func(fn).Def)
+			if ff.graph = fl.graphOf(fn); ff.graph != nil {
 				ff.result = fl.analyze(fn, ff.graph, nil)
 			}
 		})
 	}
 	return ff
+}
+
+// graphOf builds fn's control flow graph; nil when its file's tree is not
+// available (the function then has no facts).
+func (fl *Flow) graphOf(fn FuncRef) *cfg.Graph {
+	t := fl.tree(fn.File)
+	if t == nil {
+		return nil
+	}
+	return cfg.New(t, fl.ix.Func(fn).Def)
 }
 
 func (fl *Flow) selfRecursive(fn FuncRef) bool {
