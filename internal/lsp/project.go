@@ -268,13 +268,17 @@ func inDir(path, dir string) bool {
 // cfg is the project's settings in force: when its own settings file no
 // longer loads, the settings kept (see reloadSettings) still select the
 // files under it, as they still check them. Without a working directory to
-// resolve against, cfg's selection applies to the whole tree.
+// resolve against (removed under the server), cfg's selection applies to
+// the whole tree, and the walk resolves against cfg's root: the walk
+// itself needs a working directory, for display paths the server does not
+// use (it keeps the absolute ones).
 func (s *Server) walkOptions(cfg *config.Config) discover.Options {
 	kept := projectfiles.Scope(cfg)
 	res, err := config.NewResolver("", s.opts.Rules)
 	if err != nil {
 		opts := discover.DefaultOptions()
 		opts.RespectGitignore, opts.NoDefaultExcludes, opts.Exclude = kept.RespectGitignore, kept.NoDefaultExcludes, kept.Exclude
+		opts.Cwd = cfg.Root
 		return opts
 	}
 	opts := projectfiles.Options(res, nil)

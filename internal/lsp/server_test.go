@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/rules"
 )
 
@@ -466,4 +468,35 @@ func appProject(t *testing.T, files map[string]string) string {
 	}
 	writeFiles(t, dir, all)
 	return dir
+}
+
+// Without a working directory (removed under the server), no resolver can
+// be made to look up each directory's settings: the settings in force
+// select the files of the whole tree.
+func TestWalkWithoutAWorkingDirectory(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"keep.py": "X = 1\n", "gen/made.py": "Y = 2\n", "build/t.py": "Z = 3\n"})
+	gone := t.TempDir()
+	t.Chdir(gone)
+	require.NoError(t, os.Remove(gone))
+	_, err := os.Getwd()
+	require.Error(t, err, "the working directory is gone")
+
+	cfg := config.Default(root)
+	cfg.File = filepath.Join(root, "pyproject.toml")
+	cfg.ExtendExclude = []string{"gen/**"}
+	s := &Server{opts: testOptions()}
+	opts := s.walkOptions(cfg)
+	assert.Nil(t, opts.ScopeOf, "no per-directory settings")
+	assert.False(t, opts.NoDefaultExcludes, "extend-exclude keeps the default excludes")
+
+	files, problems := discover.Find([]string{root}, opts)
+	require.Empty(t, problems)
+	var found []string
+	for _, f := range files {
+		rel, err := filepath.Rel(root, f.Abs)
+		require.NoError(t, err)
+		found = append(found, filepath.ToSlash(rel))
+	}
+	assert.Equal(t, []string{"keep.py"}, found, "gen/ by the settings, build/ by the default excludes")
 }
