@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,6 +87,68 @@ func TestStoreRejectsDamagedAndForeignEntries(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, s2.Get(k))
 	assert.Equal(t, payload, s.Get(k))
+}
+
+// An entry that exists is rewritten in its file (no file created or
+// deleted per write); what a rewrite seen half done leaves is rejected.
+func TestPutRewritesInPlace(t *testing.T) {
+	if overwrite("", nil) == errors.ErrUnsupported {
+		t.Skip("entries are always renamed into place here")
+	}
+	s, err := Open(t.TempDir(), "e1")
+	require.NoError(t, err)
+	k := NewKey([]byte("k"))
+	long := bytes.Repeat([]byte("the first payload, the longer one; "), 200)
+	require.NoError(t, s.Put(k, long))
+	before, err := os.Stat(s.path(k))
+	require.NoError(t, err)
+	oldFile, err := os.ReadFile(s.path(k))
+	require.NoError(t, err)
+
+	short := []byte("the second payload")
+	require.NoError(t, s.Put(k, short))
+	after, err := os.Stat(s.path(k))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "the same file, rewritten")
+	assert.Equal(t, int64(headerSize+len(short)), after.Size(), "cut to the new entry")
+	assert.Equal(t, short, s.Get(k))
+	newFile, err := os.ReadFile(s.path(k))
+	require.NoError(t, err)
+
+	// A reader during the rewrite may read the new header over the old
+	// payload, the old header over part of the new one, or the new entry
+	// before the cut: each reads as absent.
+	for name, mix := range map[string][]byte{
+		"new header, old payload":      append(bytes.Clone(newFile[:headerSize]), oldFile[headerSize:]...),
+		"new header, part of old":      append(bytes.Clone(newFile[:headerSize]), oldFile[headerSize:headerSize+len(short)]...),
+		"old header, new payload over": append(append(bytes.Clone(oldFile[:headerSize]), short...), oldFile[headerSize+len(short):]...),
+		"new entry, old tail uncut":    append(bytes.Clone(newFile), oldFile[len(newFile):]...),
+	} {
+		require.NoError(t, os.WriteFile(s.path(k), mix, 0o644))
+		assert.Nil(t, s.Get(k), name)
+	}
+}
+
+// A symbolic link in the place of an entry is replaced, never written
+// through: a writable cache directory must not steer a write elsewhere.
+func TestPutReplacesALinkNotItsTarget(t *testing.T) {
+	s, err := Open(t.TempDir(), "e1")
+	require.NoError(t, err)
+	k := NewKey([]byte("k"))
+	require.NoError(t, s.Put(k, []byte("first")))
+	target := filepath.Join(t.TempDir(), "precious.txt")
+	require.NoError(t, os.WriteFile(target, []byte("keep me"), 0o644))
+	require.NoError(t, os.Remove(s.path(k)))
+	require.NoError(t, os.Symlink(target, s.path(k)))
+
+	require.NoError(t, s.Put(k, []byte("second")))
+	kept, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "keep me", string(kept))
+	fi, err := os.Lstat(s.path(k))
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular(), "the link was replaced by the entry")
+	assert.Equal(t, []byte("second"), s.Get(k))
 }
 
 // Concurrent writers and readers of one key, in separate stores as in

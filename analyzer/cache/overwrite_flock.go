@@ -1,0 +1,37 @@
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package cache
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// overwrite writes parts over the entry file at path, which must exist,
+// and cuts it to their length. Writers of one entry take turns (an
+// exclusive flock, released by the close), so the last one leaves its
+// whole entry; readers take no lock (Put). A symbolic link there is not
+// followed (the open fails, and Put replaces it): a writable cache
+// directory must not let a link steer a write to another file.
+func overwrite(path string, parts ...[]byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
+	var off int64
+	for _, b := range parts {
+		if err == nil {
+			_, err = f.WriteAt(b, off)
+			off += int64(len(b))
+		}
+	}
+	if err == nil {
+		err = f.Truncate(off)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
