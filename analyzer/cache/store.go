@@ -28,6 +28,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sglint/sglint/internal/plainfile"
 )
 
 // formatVersion changes when the entry layout changes (2: the payload's
@@ -185,7 +187,7 @@ func (s *Store) Get(k Key) []byte {
 	if p, ok := s.pendingPayload(k); ok {
 		return p
 	}
-	b, err := os.ReadFile(s.path(k))
+	b, err := plainfile.ReadFile(s.path(k))
 	if err != nil {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/internal/plainfile"
 )
 
 // readSource reads one input and checks that it can be Python source.
@@ -89,51 +89,24 @@ func nextCR(src []byte, from int) int {
 // also registers every file with the network poller, five extra calls per
 // file that made reading a tenth of a warm run.
 func readFile(in Input, maxSize int64) ([]byte, *analyzer.Problem) {
-	f, info, err := openSource(in.Abs)
+	f, info, err := plainfile.Open(in.Abs)
 	if err != nil {
 		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 	}
 	defer f.Close()
-	if info.dir {
+	if info.Dir {
 		return nil, &analyzer.Problem{Path: in.Path, Message: "cannot read: is a directory"}
 	}
-	if info.regular && info.size > maxSize {
-		return nil, tooLarge(in, info.size, maxSize)
+	if info.Regular && info.Size > maxSize {
+		return nil, tooLarge(in, info.Size, maxSize)
 	}
 	hint := int64(512) // pipes claim no size
-	if info.regular {
-		hint = info.size + 1 // +1 sees EOF without growing the buffer
+	if info.Regular {
+		hint = info.Size + 1 // +1 sees EOF without growing the buffer
 	}
-	b, err := readAtMost(f, hint, maxSize+1)
+	b, err := plainfile.ReadAtMost(f, hint, maxSize+1)
 	if err != nil {
 		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
-	}
-	return b, nil
-}
-
-// sourceInfo is what readFile needs to know of an open file.
-type sourceInfo struct {
-	dir, regular bool
-	size         int64
-}
-
-// readAtMost reads r to its end or to limit bytes, into a buffer of hint
-// bytes to start with (io.ReadAll starts small and copies as it grows).
-func readAtMost(r io.Reader, hint, limit int64) ([]byte, error) {
-	b := make([]byte, 0, min(max(hint, 512), limit))
-	for int64(len(b)) < limit {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		room := min(int64(cap(b)-len(b)), limit-int64(len(b)))
-		n, err := r.Read(b[len(b) : len(b)+int(room)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
 	}
 	return b, nil
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/sglint/sglint/internal/plainfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,7 +32,7 @@ func reserve() {
 // thpMode is the kernel's transparent huge page setting ("always [madvise]
 // never"), "" when it has none.
 func thpMode() string {
-	b, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	b, _ := plainfile.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	return string(b)
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package checker
+package plainfile
 
 import (
 	"io"
@@ -11,7 +11,8 @@ import (
 // fdFile is an open file read with plain system calls.
 type fdFile int
 
-func openSource(path string) (io.ReadCloser, sourceInfo, error) {
+// Open opens the file at path for reading and says what it is.
+func Open(path string) (io.ReadCloser, Info, error) {
 	var fd int
 	var err error
 	for {
@@ -21,15 +22,15 @@ func openSource(path string) (io.ReadCloser, sourceInfo, error) {
 		}
 	}
 	if err != nil {
-		return nil, sourceInfo{}, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, Info{}, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		syscall.Close(fd)
-		return nil, sourceInfo{}, &os.PathError{Op: "stat", Path: path, Err: err}
+		return nil, Info{}, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	mode := st.Mode & syscall.S_IFMT
-	return fdFile(fd), sourceInfo{dir: mode == syscall.S_IFDIR, regular: mode == syscall.S_IFREG, size: st.Size}, nil
+	return fdFile(fd), Info{Dir: mode == syscall.S_IFDIR, Regular: mode == syscall.S_IFREG, Size: st.Size}, nil
 }
 
 func (f fdFile) Read(b []byte) (int, error) {
