@@ -79,6 +79,11 @@ func NewLoadedFile(path, abs string, report bool, src []byte, rebuild func(src [
 // parsed it).
 func (f *File) SetTree(t *syntax.Tree) { f.tree.Store(t) }
 
+// LoadedTree returns the tree in memory, nil when it was dropped (Tree
+// rebuilds it): for a driver that has a use for the tree only when it
+// costs nothing to get.
+func (f *File) LoadedTree() *syntax.Tree { return f.tree.Load() }
+
 // DropTree forgets the tree in memory (Tree rebuilds it), first running
 // under (when not nil) while holding the lock that Tree takes to rebuild:
 // a driver keeps the tree's packed form there, so that no rebuild can see

@@ -41,6 +41,18 @@ func newFile(path, abs string, report bool, src []byte, trees *treeLoader) *file
 	return f
 }
 
+// treeAtHand returns the file's tree when it costs no parse: in memory,
+// or packed (here or in the cache) and unpacked now; nil otherwise.
+func (f *file) treeAtHand() *syntax.Tree {
+	if t := f.LoadedTree(); t != nil {
+		return t
+	}
+	if f.packed != nil || f.fromCache && f.trees != nil && f.trees.cached != nil {
+		return f.Tree()
+	}
+	return nil
+}
+
 // rebuild brings the tree back: from its packed form, or the cache's, or
 // by parsing again. It runs under the File's tree lock.
 func (f *file) rebuild(src []byte) *syntax.Tree {

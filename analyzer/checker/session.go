@@ -233,10 +233,10 @@ func (s *Session) loadOne(sl *slot, prev *file) {
 	}
 	var tree *syntax.Tree
 	var err error
-	if prev != nil {
-		tree, err = s.parser.Reparse(prev.Tree(), f.Src())
+	if t := prevTree(prev); t != nil {
+		tree, err = s.parser.Reparse(t, f.Src())
 	} else {
-		tree, err = s.parser.Parse(f.Src())
+		tree, err = s.parser.Parse(f.Src()) // parsing the old text first would only cost more
 	}
 	if err != nil {
 		sl.problems = append(sl.problems, analyzer.Problem{Path: sl.in.Path, Message: err.Error()})
@@ -251,6 +251,15 @@ func (s *Session) loadOne(sl *slot, prev *file) {
 	if s.demands != nil {
 		sl.pre = scannedOf(f, prescan.Scan(f.Src()))
 	}
+}
+
+// prevTree is the tree of a file's last version to reparse from, when it
+// is at hand (see file.treeAtHand); nil without one.
+func prevTree(prev *file) *syntax.Tree {
+	if prev == nil {
+		return nil
+	}
+	return prev.treeAtHand()
 }
 
 // Remove drops the file shown as path, if the session holds it.

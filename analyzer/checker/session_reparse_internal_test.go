@@ -27,3 +27,28 @@ func TestSessionSetReparsesTheEdit(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want.Pack(nil), got.Pack(nil), "every node, and the clean bit")
 }
+
+// A file whose tree was dropped without being packed (it needed no model)
+// has no tree at hand: an edit is parsed whole, not the old text parsed
+// again only to be reparsed.
+func TestSessionSetParsesWhenNoTreeIsAtHand(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "a.py")
+	src := "class A:\n    def f(self):\n        return 1\n"
+	require.NoError(t, os.WriteFile(abs, []byte(src), 0o644))
+	s := NewSession([]Input{{Path: "a.py", Abs: abs}}, Options{Rules: nil, Jobs: 1, Root: dir})
+	defer s.Close()
+	old := s.byPath["a.py"].file
+	require.NotNil(t, old, "loaded")
+	require.Nil(t, old.LoadedTree(), "its tree was dropped")
+	require.Nil(t, old.packed, "and not packed")
+
+	parsedAgain, spliced := s.r.trees.reparse.Load(), s.parser.Timing.Spliced
+	edited := "class A:\n    def f(self):\n        return 2\n"
+	s.Set(Input{Path: "a.py", Abs: abs, Src: []byte(edited)})
+	require.Equal(t, parsedAgain, s.r.trees.reparse.Load(), "the old text is not parsed")
+	require.Equal(t, spliced, s.parser.Timing.Spliced, "the new one is parsed whole")
+	want, err := s.parser.Parse([]byte(edited))
+	require.NoError(t, err)
+	require.Equal(t, want.Pack(nil), s.byPath["a.py"].file.Tree().Pack(nil))
+}
