@@ -50,7 +50,7 @@ type savedDir struct {
 // and its identity; a directory's stamp has no size.
 type DirStamp = stamp.Stamp
 
-const listingsMagic = "sglint listings 1\n"
+const listingsMagic = "sglint listings 2\n" // 2: stamps in stamp.Append's layout
 
 // DecodeListings returns the listings recorded by Encode; data that is
 // missing or cannot be read gives none (every directory is read).
@@ -83,7 +83,7 @@ func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
 	saved := make(map[string]savedDir, n)
 	for range n {
 		dir := r.Str()
-		st := DirStamp{Mtime: int64(r.Uint64()), Ctime: int64(r.Uint64()), Ino: r.Uint64(), Dev: r.Uint64()}
+		st := stamp.Read(&r)
 		k := r.Uvarint()
 		if r.Bad || k > uint64(len(s)) {
 			return nil, 0, false
@@ -127,9 +127,7 @@ func (l *Listings) Encode() []byte {
 	for _, dir := range dirs {
 		sd := all[dir]
 		out = binrec.AppendString(out, dir)
-		for _, v := range [...]uint64{uint64(sd.stamp.Mtime), uint64(sd.stamp.Ctime), sd.stamp.Ino, sd.stamp.Dev} {
-			out = binary.LittleEndian.AppendUint64(out, v)
-		}
+		out = sd.stamp.Append(out)
 		out = binary.AppendUvarint(out, uint64(len(sd.entries)))
 		for _, e := range sd.entries {
 			out = binrec.AppendString(out, e.name)

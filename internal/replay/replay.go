@@ -144,9 +144,7 @@ func (r *Record) EncodeStamps() {
 	for _, e := range es {
 		out = binrec.AppendString(out, e.path)
 		out = append(out, e.kind)
-		for _, v := range [...]uint64{uint64(e.stamp.Size), uint64(e.stamp.Mtime), uint64(e.stamp.Ctime), e.stamp.Ino, e.stamp.Dev} {
-			out = binary.LittleEndian.AppendUint64(out, v)
-		}
+		out = e.stamp.Append(out)
 	}
 	r.stamps, r.n = unsafe.String(unsafe.SliceData(out), len(out)), len(es)
 }
@@ -168,7 +166,7 @@ func (r *Record) Encode() []byte {
 }
 
 // entrySize is the size of an entry after its path.
-const entrySize = 1 + 5*8
+const entrySize = 1 + stamp.EncodedSize
 
 // Decode reads a record Encode wrote; nil if data is not one. The record
 // shares data's memory, which must not change afterwards. Its entries are
@@ -207,7 +205,7 @@ func decodeEntry(d *binrec.Reader) (e entry, ok bool) {
 	if e.kind = d.Byte(); e.kind > mustBeDir {
 		return e, false
 	}
-	e.stamp = Stamp{Size: int64(d.Uint64()), Mtime: int64(d.Uint64()), Ctime: int64(d.Uint64()), Ino: d.Uint64(), Dev: d.Uint64()}
+	e.stamp = stamp.Read(d)
 	return e, !d.Bad
 }
 
