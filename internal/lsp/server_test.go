@@ -338,14 +338,20 @@ func TestNestedSettingsChangedAlone(t *testing.T) {
 	conn := c.open(filepath.Join(dir, "app/conn.py"), fixtureConn)
 	require.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
 
-	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"kv.py\"]\n"})
+	// Each step flips the outcome, so a notification the server ignored
+	// leaves the last one and fails.
+	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"base.py\"]\n"})
 	c.watched(dir, "pkg/sglint.toml", FileCreated)
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "created: pkg/base.py is excluded")
+	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"kv.py\"]\n"})
+	c.watched(dir, "pkg/sglint.toml", FileChanged)
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "changed: pkg/base.py is back")
 	writeFiles(t, dir, map[string]string{"pkg/sglint.toml": "extend-exclude = [\"base.py\"]\n"})
 	c.watched(dir, "pkg/sglint.toml", FileChanged)
-	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "pkg/base.py is excluded")
+	assert.Empty(t, c.diagnostics(conn, 1).Diagnostics, "changed again: pkg/base.py is excluded")
 	require.NoError(t, os.Remove(filepath.Join(dir, "pkg/sglint.toml")))
 	c.watched(dir, "pkg/sglint.toml", FileDeleted)
-	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics))
+	assert.Equal(t, []string{"SGL004"}, codes(c.diagnostics(conn, 1).Diagnostics), "deleted")
 }
 
 // An open document that a new settings file governs moves to that file's
