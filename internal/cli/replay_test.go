@@ -163,3 +163,37 @@ func replayTest(t *testing.T) {
 	}
 	stamptest.TrustRecent(t)
 }
+
+// A run returns only once the cache writes it left in the background are
+// on disk: the cache directory does not change after it returns. (Without
+// the wait, the record of the run's output, written last, lands after.)
+func TestCheckReturnsAfterItsCacheWrites(t *testing.T) {
+	replayTest(t)
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
+	cacheDir := t.TempDir()
+	entries := func() map[string]int64 {
+		out := map[string]int64{}
+		require.NoError(t, filepath.WalkDir(cacheDir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			fi, err := d.Info()
+			if err == nil {
+				out[p] = fi.Size()
+			}
+			return err
+		}))
+		return out
+	}
+	for _, what := range []string{"first run (every entry new)", "an edit (entries rewritten)"} {
+		if what != "first run (every entry new)" {
+			appendFile(t, filepath.Join(dir, "python", "sglang", "srt", "disaggregation", "fabric", "conn.py"), "\n# edited\n")
+		}
+		run(t, dir, "--cache-dir", cacheDir, "--records", "records", "python")
+		after := entries()
+		require.NotEmpty(t, after, what)
+		time.Sleep(300 * time.Millisecond) // a write still going would land by now
+		assert.Equal(t, after, entries(), what)
+	}
+}
