@@ -18,6 +18,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/internal/relpath"
 )
 
 // File names searched in each directory, in order of precedence.
@@ -143,8 +144,8 @@ func displayPath(abs string) string {
 	if err != nil {
 		return abs
 	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := relpath.Inside(wd, abs)
+	if !ok {
 		return abs
 	}
 	return rel
@@ -473,8 +474,8 @@ func (c *Config) relative(path string) string {
 	if err != nil {
 		return filepath.ToSlash(path)
 	}
-	rel, err := filepath.Rel(c.Root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := relpath.Inside(c.Root, abs)
+	if !ok {
 		return filepath.ToSlash(abs)
 	}
 	return filepath.ToSlash(rel)

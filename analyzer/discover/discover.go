@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/sglint/sglint/internal/relpath"
 )
 
 // DefaultExcludes are skipped in every walk unless Options.NoDefaultExcludes
@@ -241,8 +242,7 @@ func cleanGlob(g string) string {
 // display returns abs relative to the working directory when it lies
 // inside it, else abs itself; always with forward slashes.
 func (w *walker) display(abs string) string {
-	if rel, err := filepath.Rel(w.cwd, abs); err == nil && rel != ".." &&
-		!strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if rel, ok := relpath.Inside(w.cwd, abs); ok {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(abs)

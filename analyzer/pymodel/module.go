@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/pyname"
+	"github.com/sglint/sglint/internal/relpath"
 )
 
 // ModuleName is the dotted module name of the Python file at path relative
@@ -20,7 +21,7 @@ func ModuleName(root, path string) (name string, isPackage bool) {
 		absRoot, err1 := filepath.Abs(root)
 		abs, err2 := filepath.Abs(path)
 		if err1 == nil && err2 == nil {
-			if r, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(r, "..") {
+			if r, ok := relpath.Inside(absRoot, abs); ok {
 				rel = r
 			}
 		}

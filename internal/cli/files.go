@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/discover"
+	"github.com/sglint/sglint/internal/relpath"
 )
 
 // inputSet is what a run loads: the files to report on, then the rest of
@@ -152,7 +152,7 @@ func walkedRoot(root string, paths []string, cwd string) bool {
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			continue
 		}
-		if rel, err := filepath.Rel(abs, root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if _, ok := relpath.Inside(abs, root); ok {
 			return true
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -19,6 +18,7 @@ import (
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/internal/didyoumean"
+	"github.com/sglint/sglint/internal/relpath"
 )
 
 // pathFlag is a repeatable flag whose values are paths, kept whole (a path
@@ -52,8 +52,8 @@ func displayAbs(p string) string {
 	if err != nil {
 		return p
 	}
-	rel, err := filepath.Rel(wd, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := relpath.Inside(wd, p)
+	if !ok {
 		return p
 	}
 	return rel

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/sglint/sglint/analyzer"
@@ -14,6 +13,7 @@ import (
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/internal/projectfiles"
+	"github.com/sglint/sglint/internal/relpath"
 )
 
 // projectID names a project: its root (module names are relative to it)
@@ -255,8 +255,8 @@ func (p *project) under(path string) bool { return inDir(path, p.id.root) }
 
 // inDir reports whether path is dir or lies inside it.
 func inDir(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	_, ok := relpath.Inside(dir, path)
+	return ok
 }
 
 // walkOptions returns the options of a walk of the project: each
