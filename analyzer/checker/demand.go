@@ -212,13 +212,23 @@ func (r *runner) readAll(now int64) {
 				continue
 			}
 			r.pending[i] = f
-			t0 := time.Now()
-			unit := prescan.Scan(f.Src())
-			ws.prescan += time.Since(t0)
+			var ps preScan
+			if r.preScans != nil && r.preScans[i].hash == f.hash {
+				ps = r.preScans[i] // the plan check's, of the same content
+			}
+			if ps.unit == nil {
+				t0 := time.Now()
+				ps.unit = prescan.Scan(f.Src())
+				ws.prescan += time.Since(t0)
+			}
+			unit := ps.unit
 			sc := scannedOf(f, unit)
 			sc.stamp, sc.stamped = st, stamped
 			if r.cache != nil && !r.keepScans { // for the plan (and the scan entry)
-				sc.unitSum = unitDigest(unit)
+				if ps.sum == [16]byte{} {
+					ps.sum = unitDigest(unit)
+				}
+				sc.unitSum = ps.sum
 			}
 			r.scans[i] = sc
 			if stamped {

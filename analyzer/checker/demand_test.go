@@ -2,6 +2,7 @@ package checker
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -163,4 +164,57 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	full := Run(kvInputs(dir), Options{Rules: rules.All(), Jobs: 2, Root: dir, Full: true})
 	assert.Equal(t, want, places(full))
 	assert.Equal(t, 4, full.Stats.Files)
+}
+
+// The file an edit changed is pre-scanned once: phase 0 takes the plan
+// check's pre-scan of it, when the plan missed (a pre-scan changed) and
+// when the plan held but a summary changed and the run started over.
+func TestChangedFileIsPreScannedOnce(t *testing.T) {
+	stamptest.TrustRecent(t)
+	dir := kvProject(t)
+	conn := filepath.Join(dir, "disagg", "conn.py")
+	connSrc, err := os.ReadFile(conn)
+	require.NoError(t, err)
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), "engine")
+	require.NoError(t, err)
+	run := func(withCache bool) *Result {
+		opts := Options{Rules: rules.All(), Jobs: 2, Root: dir}
+		if withCache {
+			opts.Cache = store
+		}
+		return Run(kvInputs(dir), opts)
+	}
+	run(true)
+	time.Sleep(10 * time.Millisecond)
+	require.Equal(t, "stamps", run(true).Stats.Plan)
+
+	// A call added in a method: the pre-scans hold, the summary does not.
+	edited := bytes.Replace(connSrc, []byte("        self.peers[k] = v\n"), []byte("        self.peers[k] = v\n        self.engine.touch(k)\n"), 1)
+	require.NotEqual(t, connSrc, edited)
+	require.NoError(t, os.WriteFile(conn, edited, 0o644))
+	over := run(true)
+	assert.True(t, over.Stats.SeedsPlanned, "the run started over from the plan's seeds")
+	assert.Zero(t, over.Stats.Prescan, "conn.py's pre-scan was the plan check's")
+	assert.Equal(t, findings(run(false)), findings(over))
+	time.Sleep(10 * time.Millisecond)
+
+	// A class added: the pre-scan changes, the plan misses.
+	added := append(bytes.Clone(edited), []byte("\n\nclass SlowKVManager(BaseKVManager):\n    pass\n")...)
+	require.NoError(t, os.WriteFile(conn, added, 0o644))
+	missed := run(true)
+	assert.Empty(t, missed.Stats.Plan, "the plan missed")
+	assert.Zero(t, missed.Stats.Prescan, "conn.py's pre-scan was the plan check's")
+	assert.Equal(t, findings(run(false)), findings(missed))
+}
+
+// findings lists a result's findings and problems, in order.
+func findings(res *Result) []string {
+	var out []string
+	for _, d := range res.Diagnostics {
+		out = append(out, fmt.Sprintf("%s:%d:%d %s %s", d.Path, d.Start.Line, d.Start.Column, d.Rule.ID, d.Message))
+	}
+	for _, p := range res.Problems {
+		out = append(out, p.String())
+	}
+	return out
 }

@@ -178,6 +178,7 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 	}
 	miss := make([]bool, len(r.inputs))
 	if len(stale) > 0 {
+		r.preScans = make([]preScan, len(r.inputs))
 		parallel(len(stale), r.jobs, func(next <-chan int) {
 			ws := newWorkerStats()
 			defer r.mergeStats(ws)
@@ -192,8 +193,11 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 					// Unreadable then and now: its problem is fresh.
 				case f == nil || unreadable:
 					miss[i] = true
-				case f.hash != pf.Hash && scanDigest(f.Module, f.Package, unitDigest(prescan.Scan(f.Src()))) != pf.Scan:
-					miss[i] = true
+				case f.hash != pf.Hash:
+					ps := preScan{unit: prescan.Scan(f.Src()), hash: f.hash}
+					ps.sum = unitDigest(ps.unit)
+					r.preScans[i] = ps
+					miss[i] = scanDigest(f.Module, f.Package, ps.sum) != pf.Scan
 				}
 			}
 		})
@@ -250,6 +254,14 @@ func (r *runner) checkPlan(p *planEntry, began int64) (set, changed []int, ok bo
 		r.newPlanned = &q
 	}
 	return set, changed, true
+}
+
+// preScan is an input's pre-scan and its digest, taken once, of the
+// content whose hash it keeps.
+type preScan struct {
+	unit *prescan.File // nil: none taken
+	sum  [16]byte
+	hash [32]byte
 }
 
 func planHow(stale, changed int) string {

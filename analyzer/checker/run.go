@@ -80,6 +80,9 @@ type Options struct {
 	// hold (a loaded file's summary changed): select from the pre-scans,
 	// starting from its seeds if every pre-scan is the one it recorded.
 	replan *planEntry
+	// preScans are the pre-scans that run's plan check took
+	// (runner.preScans), for the run that starts over.
+	preScans []preScan
 }
 
 // Result of a run. Diagnostics are sorted; Problems are in input order.
@@ -140,7 +143,7 @@ func Run(inputs []Input, opts Options) *Result {
 		if replan != nil {
 			// The files loaded so far are in the cache: the run that starts
 			// over takes them from there.
-			opts.replan = replan
+			opts.replan, opts.preScans = replan, r.preScans
 			return Run(inputs, opts)
 		}
 	}
@@ -211,6 +214,10 @@ type runner struct {
 	projectKey [32]byte
 	newPlanned *planEntry // the plan held, with stamps to record (plan.go)
 	seeded     []int      // the seeds a run that pre-scanned started from (a new plan keeps them)
+	// preScans are the pre-scans a plan check took of the inputs it read
+	// (nil when it read none): phase 0 reuses them, in this run or in the
+	// one that starts over (Options.preScans).
+	preScans []preScan
 	// decodeEarly: a file served by the cache has its summary decoded as
 	// it is loaded, while other workers load or parse (when the index will
 	// be needed: see loadPlanned and loadOnDemand).
@@ -246,7 +253,7 @@ func newRunner(inputs []Input, opts Options) *runner {
 		trees: &treeLoader{},
 		files: make([]*file, n), pending: make([]*file, n), scans: make([]scanned, n), problems: make([][]analyzer.Problem, n), localDiags: make([][]analyzer.Diagnostic, n),
 		project: make([][]analyzer.Diagnostic, n), sets: make([]*noqa.Set, n), sites: make([][]records.Site, n),
-		localRan: make([]bool, n), projectRun: make([]bool, n),
+		localRan: make([]bool, n), projectRun: make([]bool, n), preScans: opts.preScans,
 		stats: &Stats{Jobs: jobs}}
 	r.local, r.global = splitRules(opts.Rules)
 	r.cache = newRunCache(opts.Cache, root, opts.Rules, r.ruleOpts, r.sections, opts.Records)
