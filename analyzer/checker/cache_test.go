@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -279,6 +280,15 @@ func TestCacheConcurrentRuns(t *testing.T) {
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
+	// Each run waits for the file to have changed since the last one, so
+	// the file changes while the runs go on however the machine schedules
+	// them (a loaded one once starved the swapper).
+	var swaps atomic.Int64
+	waitSwap := func(since int64) {
+		for swaps.Load() == since {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
 	for w := 0; w < 4; w++ {
 		wg.Add(1)
 		go func() {
@@ -289,6 +299,7 @@ func TestCacheConcurrentRuns(t *testing.T) {
 				return
 			}
 			for i := 0; i < 6; i++ {
+				waitSwap(swaps.Load())
 				got := outcome(p.run(store, cacheRules, nil))
 				if !slices.Contains(wants, got) {
 					errs <- got
@@ -313,6 +324,7 @@ func TestCacheConcurrentRuns(t *testing.T) {
 			tmp := filepath.Join(p.dir, "pkg", ".base.tmp")
 			_ = os.WriteFile(tmp, []byte(versions[i%2]), 0o644)
 			_ = os.Rename(tmp, filepath.Join(p.dir, "pkg", "base.py"))
+			swaps.Add(1)
 			time.Sleep(200 * time.Microsecond)
 		}
 	}()
