@@ -41,4 +41,4 @@ func (p *Paths) ChainRelated(fn pymodel.FuncRef) []analyzer.Related {
 }
 
 // ShortName is a function's name within its module ("Class.method").
-func (p *Paths) ShortName(fn pymodel.FuncRef) string { return p.ix.Func(fn).QualName }
+func (p *Reach) ShortName(fn pymodel.FuncRef) string { return p.ix.Func(fn).QualName }

@@ -131,11 +131,19 @@ type Entry struct {
 	Outermost bool
 }
 
-// Paths is the send-path view of one project. It is immutable once built
-// and safe for concurrent reads.
-type Paths struct {
+// Reach is the entries of one project's send paths and what they reach
+// (ReachOf), from the summaries alone. It is immutable once built and safe
+// for concurrent reads.
+type Reach struct {
 	Project *analyzer.Project
 	reached
+}
+
+// Paths is the send-path view of one project: its Reach, with the guard
+// facts and executor joins on top (OfProject). It is immutable once built
+// and safe for concurrent reads.
+type Paths struct {
+	*Reach
 	flow   *pymodel.Flow // see facts.go
 	guards *pymodel.Guards
 	joins  map[pymodel.FuncRef][]pymodel.CallSite // see future.go
@@ -145,8 +153,7 @@ type Paths struct {
 	pushed map[pushKey]*facts.Result
 }
 
-// reached is what ReachOf computes (build). OfProject's Paths takes it
-// whole, so a field added to build need not be copied over by hand.
+// reached is what ReachOf computes (build).
 type reached struct {
 	ix      *pymodel.Index
 	entries []Entry
@@ -160,8 +167,8 @@ type reached struct {
 // per project and configuration (see Of).
 func OfProject(proj *analyzer.Project, cfg Config) *Paths {
 	v := proj.Shared(cfg.key(), func() any {
-		r := ReachOf(proj, cfg) // the entries and reach, shared; facts on top
-		p := &Paths{Project: r.Project, reached: r.reached}
+		// The entries and reach, shared with ReachOf; facts on top.
+		p := &Paths{Reach: ReachOf(proj, cfg)}
 		p.computeJoins() // reads trees: not in ReachOf, which demands call
 		p.computeFacts(cfg.WaitCalls)
 		return p
@@ -174,16 +181,16 @@ type reachKey struct{ key }
 
 // ReachOf returns the entries and what they reach, without the guard
 // facts and executor joins that OfProject adds (Facts, EntryFacts,
-// Escapes and Joins need those): enough to know which functions are on
-// send paths, for a demand deciding what to load, at a fraction of the
+// Escapes and Joins are Paths' alone): enough to know which functions are
+// on send paths, for a demand deciding what to load, at a fraction of the
 // cost, from the summaries alone (no tree is read, as Demand.More must).
-func ReachOf(proj *analyzer.Project, cfg Config) *Paths {
+func ReachOf(proj *analyzer.Project, cfg Config) *Reach {
 	v := proj.Shared(reachKey{cfg.key()}, func() any { return build(proj, cfg) })
-	return v.(*Paths)
+	return v.(*Reach)
 }
 
-func build(proj *analyzer.Project, cfg Config) *Paths {
-	p := &Paths{Project: proj, reached: reached{ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}}
+func build(proj *analyzer.Project, cfg Config) *Reach {
+	p := &Reach{Project: proj, reached: reached{ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}}
 	ix := p.ix
 	if ix == nil {
 		ix = pymodel.NewIndex(nil)
@@ -250,7 +257,7 @@ func build(proj *analyzer.Project, cfg Config) *Paths {
 
 // startedInScope reports a Thread(...) or submit(...) call made by KV
 // code.
-func (p *Paths) startedInScope(site pymodel.CallSite) bool {
+func (p *Reach) startedInScope(site pymodel.CallSite) bool {
 	if site.File < 0 {
 		return false
 	}
@@ -259,7 +266,7 @@ func (p *Paths) startedInScope(site pymodel.CallSite) bool {
 }
 
 // Scope is the KV transfer code the entries were chosen in.
-func (p *Paths) Scope() *Scope { return p.scope }
+func (p *Reach) Scope() *Scope { return p.scope }
 
 // runs reports a function with a body that does something.
 func runs(ix *pymodel.Index, fn pymodel.FuncRef) bool {
@@ -280,7 +287,7 @@ func namedIn(names []string, qual string) bool {
 // startsOf is where a search from entry fn begins: its own class and every
 // project subclass that inherits it unchanged, so that self-calls resolve
 // as they do on real instances of those classes.
-func (p *Paths) startsOf(fn pymodel.FuncRef) []pymodel.Start {
+func (p *Reach) startsOf(fn pymodel.FuncRef) []pymodel.Start {
 	ix := p.ix
 	out := []pymodel.Start{{Func: fn, Self: pymodel.NoClass}}
 	own := ix.Func(fn).SelfClass
@@ -308,7 +315,7 @@ func (p *Paths) startsOf(fn pymodel.FuncRef) []pymodel.Start {
 // markOutermost decides Entry.Outermost: thread and executor targets
 // always; other entries unless another entry reaches them and is not
 // reached back.
-func (p *Paths) markOutermost() {
+func (p *Reach) markOutermost() {
 	n := len(p.entries)
 	reaches := make([][]bool, n) // reaches[i][j]: entry i reaches entry j
 	for i, e := range p.entries {
@@ -339,10 +346,10 @@ func (p *Paths) markOutermost() {
 // Entries lists every entry, thread and executor targets first (in file
 // and call order), then name-matched and configured ones in file and
 // definition order.
-func (p *Paths) Entries() []Entry { return p.entries }
+func (p *Reach) Entries() []Entry { return p.entries }
 
 // Outermost lists the outermost entries, in Entries order.
-func (p *Paths) Outermost() []Entry {
+func (p *Reach) Outermost() []Entry {
 	var out []Entry
 	for _, e := range p.entries {
 		if e.Outermost {
@@ -353,7 +360,7 @@ func (p *Paths) Outermost() []Entry {
 }
 
 // EntryOf returns the entry fn is, if it is one.
-func (p *Paths) EntryOf(fn pymodel.FuncRef) (Entry, bool) {
+func (p *Reach) EntryOf(fn pymodel.FuncRef) (Entry, bool) {
 	if i, ok := p.entryOf[fn]; ok {
 		return p.entries[i], true
 	}
@@ -362,20 +369,20 @@ func (p *Paths) EntryOf(fn pymodel.FuncRef) (Entry, bool) {
 
 // OnPath reports whether fn runs on a send path: it is an outermost entry
 // or reached from one.
-func (p *Paths) OnPath(fn pymodel.FuncRef) bool { return p.reach.Reached(fn) }
+func (p *Reach) OnPath(fn pymodel.FuncRef) bool { return p.reach.Reached(fn) }
 
 // Funcs lists the functions on send paths, breadth first from the
 // outermost entries.
-func (p *Paths) Funcs() []pymodel.FuncRef { return p.reach.Funcs() }
+func (p *Reach) Funcs() []pymodel.FuncRef { return p.reach.Funcs() }
 
 // Chain returns a shortest call chain from an outermost entry to fn (the
 // entry first, with Site.File -1), nil when fn is not on a send path.
-func (p *Paths) Chain(fn pymodel.FuncRef) []pymodel.Step { return p.reach.Chain(fn) }
+func (p *Reach) Chain(fn pymodel.FuncRef) []pymodel.Step { return p.reach.Chain(fn) }
 
 // SendCallers returns the call sites into fn made by functions on send
 // paths (virtual ones included), in index order. An outermost entry's
 // callers are not part of its send paths: it has none here.
-func (p *Paths) SendCallers(fn pymodel.FuncRef) []pymodel.CallSite {
+func (p *Reach) SendCallers(fn pymodel.FuncRef) []pymodel.CallSite {
 	if e, ok := p.EntryOf(fn); ok && e.Outermost {
 		return nil
 	}
@@ -391,7 +398,7 @@ func (p *Paths) SendCallers(fn pymodel.FuncRef) []pymodel.CallSite {
 
 // File returns the loaded file of index file number fi (nil if the index
 // holds a file the project did not load).
-func (p *Paths) File(fi int32) *analyzer.File {
+func (p *Reach) File(fi int32) *analyzer.File {
 	if fi < 0 || int(fi) >= len(p.files) {
 		return nil
 	}
@@ -399,4 +406,4 @@ func (p *Paths) File(fi int32) *analyzer.File {
 }
 
 // Index is the project model the paths were computed on.
-func (p *Paths) Index() *pymodel.Index { return p.ix }
+func (p *Reach) Index() *pymodel.Index { return p.ix }
