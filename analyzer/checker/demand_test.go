@@ -45,6 +45,20 @@ func kvInputs(dir string) []Input {
 	return in
 }
 
+// kvRun runs every rule on kvProject's inputs in dir, with a cache of its
+// own or without one.
+func kvRun(t *testing.T, dir string) func(withCache bool) *Result {
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), "engine")
+	require.NoError(t, err)
+	return func(withCache bool) *Result {
+		opts := Options{Rules: rules.All(), Jobs: 2, Root: dir}
+		if withCache {
+			opts.Cache = store
+		}
+		return Run(kvInputs(dir), opts)
+	}
+}
+
 // A demand-driven run with a cache gives, whatever the cache holds, what a
 // run without one gives: an unchanged tree is taken from the plan by its
 // stamps, a touched but unchanged one by its contents, and a change that
@@ -55,15 +69,7 @@ func TestDemandPlanAndStamps(t *testing.T) {
 	dir := kvProject(t)
 	connSrc, err := os.ReadFile(filepath.Join(dir, "disagg", "conn.py"))
 	require.NoError(t, err)
-	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), "engine")
-	require.NoError(t, err)
-	run := func(withCache bool) *Result {
-		opts := Options{Rules: rules.All(), Jobs: 2, Root: dir}
-		if withCache {
-			opts.Cache = store
-		}
-		return Run(kvInputs(dir), opts)
-	}
+	run := kvRun(t, dir)
 	places := func(res *Result) []string {
 		var out []string
 		for _, d := range res.Diagnostics {
@@ -175,15 +181,7 @@ func TestChangedFileIsPreScannedOnce(t *testing.T) {
 	conn := filepath.Join(dir, "disagg", "conn.py")
 	connSrc, err := os.ReadFile(conn)
 	require.NoError(t, err)
-	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), "engine")
-	require.NoError(t, err)
-	run := func(withCache bool) *Result {
-		opts := Options{Rules: rules.All(), Jobs: 2, Root: dir}
-		if withCache {
-			opts.Cache = store
-		}
-		return Run(kvInputs(dir), opts)
-	}
+	run := kvRun(t, dir)
 	run(true)
 	time.Sleep(10 * time.Millisecond)
 	require.Equal(t, "stamps", run(true).Stats.Plan)

@@ -8,15 +8,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// oneFileSession is a session, without rules, of one file a.py holding
+// src on disk; it returns the file's path.
+func oneFileSession(t *testing.T, src string) (*Session, string) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "a.py")
+	require.NoError(t, os.WriteFile(abs, []byte(src), 0o644))
+	s := NewSession([]Input{{Path: "a.py", Abs: abs}}, Options{Rules: nil, Jobs: 1, Root: dir})
+	t.Cleanup(s.Close)
+	return s, abs
+}
+
 // An edited buffer is parsed only where it changed (the session keeps the
 // last version's tree), into the tree of a full parse.
 func TestSessionSetReparsesTheEdit(t *testing.T) {
-	dir := t.TempDir()
-	abs := filepath.Join(dir, "a.py")
 	src := "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"
-	require.NoError(t, os.WriteFile(abs, []byte(src), 0o644))
-	s := NewSession([]Input{{Path: "a.py", Abs: abs}}, Options{Rules: nil, Jobs: 1, Root: dir})
-	defer s.Close()
+	s, abs := oneFileSession(t, src)
 	s.Set(Input{Path: "a.py", Abs: abs, Src: []byte(src)})
 	before := s.parser.Timing.Spliced
 	edited := "class A:\n    def f(self):\n        x = 0\n        return x\n\n    def g(self):\n        return 2\n"
@@ -32,12 +39,7 @@ func TestSessionSetReparsesTheEdit(t *testing.T) {
 // has no tree at hand: an edit is parsed whole, not the old text parsed
 // again only to be reparsed.
 func TestSessionSetParsesWhenNoTreeIsAtHand(t *testing.T) {
-	dir := t.TempDir()
-	abs := filepath.Join(dir, "a.py")
-	src := "class A:\n    def f(self):\n        return 1\n"
-	require.NoError(t, os.WriteFile(abs, []byte(src), 0o644))
-	s := NewSession([]Input{{Path: "a.py", Abs: abs}}, Options{Rules: nil, Jobs: 1, Root: dir})
-	defer s.Close()
+	s, abs := oneFileSession(t, "class A:\n    def f(self):\n        return 1\n")
 	old := s.byPath["a.py"].file
 	require.NotNil(t, old, "loaded")
 	require.Nil(t, old.LoadedTree(), "its tree was dropped")
