@@ -228,9 +228,8 @@ func decodeEntry(b []byte, k Key) ([]byte, error) {
 // turns (overwrite); a reader takes no lock, so a reader at the same time
 // (another run on the same cache) may read a mix of two versions, which
 // its length and CRC-32 checks reject as they reject a torn write after a
-// crash: it reads the entry as absent. A new entry is
-// written aside and renamed into place (as every entry is where overwrite
-// is not supported, off Unix).
+// crash: it reads the entry as absent. A new entry is written aside and
+// renamed into place, as every entry is off Linux, macOS and the BSDs.
 func (s *Store) Put(k Key, payload []byte) error {
 	if s.readOnly {
 		return ErrReadOnly
