@@ -3,7 +3,7 @@ package cache
 import (
 	"bytes"
 	"crypto/sha256"
-	"debug/elf"
+	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"os"
@@ -35,18 +35,15 @@ func computeEngineID() (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	if id := elfBuildID(f); id != nil {
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if id := elfBuildID(head); id != nil {
 		sum := sha256.Sum256(id)
 		return hex.EncodeToString(sum[:8]), nil
 	}
 	// Other formats carry `\xff Go build ID: "…"\n \xff` near the start of
 	// the text.
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
-	}
-	head := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
 	const prefix, suffix = "\xff Go build ID: \"", "\"\n \xff"
 	if i := bytes.Index(head, []byte(prefix)); i >= 0 {
 		rest := head[i+len(prefix):]
@@ -63,25 +60,33 @@ func computeEngineID() (string, error) {
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
 
-// elfBuildID reads the Go build ID note of an ELF executable, nil if f is
-// not one or has none.
-func elfBuildID(f *os.File) []byte {
-	ef, err := elf.NewFile(f)
-	if err != nil {
+// elfBuildID finds the Go build ID note in head, the start of an ELF
+// executable, nil if head is not one or holds none. A note is namesz (4),
+// descsz and type (4 for the build ID), each a word in the file's byte
+// order, then "Go\0\0" and the ID; the Go linker writes it right after
+// the program headers, in the first page. Found by its shape, from one
+// read: debug/elf reads every section header first (a dozen reads, and
+// its packages' init, in every run).
+func elfBuildID(head []byte) []byte {
+	if len(head) < 64 || string(head[:4]) != "\x7fELF" {
 		return nil
 	}
-	sec := ef.Section(".note.go.buildid")
-	if sec == nil {
-		return nil
+	var bo binary.ByteOrder = binary.LittleEndian
+	if head[5] == 2 { // ELFDATA2MSB
+		bo = binary.BigEndian
 	}
-	note, err := sec.Data()
-	// namesz, descsz, type (4 bytes each), "Go\0\0", then the ID.
-	if err != nil || len(note) < 16 || string(note[12:16]) != "Go\x00\x00" {
-		return nil
+	for i := 16; i < len(head); {
+		j := bytes.Index(head[i:], []byte("Go\x00\x00"))
+		if j < 0 {
+			return nil
+		}
+		j += i
+		if j >= 12 && bo.Uint32(head[j-12:]) == 4 && bo.Uint32(head[j-4:]) == 4 {
+			if n := int(bo.Uint32(head[j-8:])); n > 0 && j+4+n <= len(head) {
+				return head[j+4 : j+4+n]
+			}
+		}
+		i = j + 1
 	}
-	descsz := int(ef.ByteOrder.Uint32(note[4:8]))
-	if 16+descsz > len(note) || descsz == 0 {
-		return nil
-	}
-	return note[16 : 16+descsz]
+	return nil
 }
