@@ -27,6 +27,7 @@
 #           (a logging call inserted before the first one at method depth),
 #           which changes the file's summary, so the files to analyse are
 #           chosen again from the pre-scans
+#   start   sglint --version: what every run pays before its work           (reported)
 #
 # Usage: bench/run.sh [RUNS] [TREE...]   (default 7 runs of each; JOBS=2 by default)
 #
@@ -183,10 +184,11 @@ for TREE in "${TREES[@]}"; do
   # sglint trusts file stamps only for files older than its cache records
   # by two seconds (git's racy-clean rule): let the fresh copies age.
   sleep 3
-  tcold; tsg; twarm; tedit 0; tedit2 0
+  tstart() { measure tstart "$WORK/sglint" --version; }
+  tcold; tsg; twarm; tedit 0; tedit2 0; tstart
   rm -f "$WORK"/t.t*
   for i in $(seq "$RUNS"); do
-    tcold; tsg; twarm; tedit "$i"; tedit2 "$i"
+    tcold; tsg; twarm; tedit "$i"; tedit2 "$i"; tstart
   done
   C=$(col tcold 1); CC=$(col tcold 2); S=$(col tsg 1); SC=$(col tsg 2)
   W=$(col twarm 1); E=$(col tedit 1); E2=$(col tedit2 1)
@@ -200,5 +202,7 @@ for TREE in "${TREES[@]}"; do
   printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.05: %s; per run %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)" "$(spread twarm tcold)"
   printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.2: %s; per run %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)" "$(spread tedit tcold)"
   printf 'edit2   a call added          %7.4f s = %s x cold  (reported; per run %s)\n' "$E2" "$(ratio "$E2" "$C")" "$(spread tedit2 tcold)"
+  ST=$(col tstart 1)
+  printf 'start   sglint --version      %7.4f s = %s x cold  (reported: what every run above pays before its work, the harness fork and wait included)\n' "$ST" "$(ratio "$ST" "$C")"
 done
 [ ! -e "$WORK/missed" ]
