@@ -1,16 +1,19 @@
 package pymodel
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // builtinNames are the public names of Python's builtins module (3.11):
 // they resolve to themselves as external symbols.
-var builtinNames = func() map[string]bool {
+var builtinNames = sync.OnceValue(func() map[string]bool { // built on first use, not at every start
 	m := map[string]bool{}
 	for _, n := range strings.Fields(builtinList) {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 const builtinList = "" +
 	"ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup " +

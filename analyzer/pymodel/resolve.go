@@ -74,7 +74,7 @@ func (ix *Index) lookupName(file, fn int32, name string, depth int) Symbol {
 	if sym, ok := ix.wildcardMember(file, name, depth); ok {
 		return sym
 	}
-	if builtinNames[name] {
+	if builtinNames()[name] {
 		return Symbol{Kind: SymExternal, Name: name, File: -1}
 	}
 	return Symbol{}

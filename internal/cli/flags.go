@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/internal/didyoumean"
 )
@@ -111,13 +112,15 @@ func flagError(fl *flag.FlagSet, err error) error {
 		}
 		return fmt.Errorf("unknown flag %s%s", dashes(name), hint)
 	}
-	return errors.New(flagName.ReplaceAllStringFunc(msg, func(m string) string {
+	return errors.New(flagName().ReplaceAllStringFunc(msg, func(m string) string {
 		return m[:strings.IndexByte(m, '-')] + dashes(m[strings.IndexByte(m, '-')+1:])
 	}))
 }
 
 // flagName is a flag as the flag package names it in its messages.
-var flagName = regexp.MustCompile(`(flag |for |argument: )-[A-Za-z][A-Za-z-]*`)
+var flagName = sync.OnceValue(func() *regexp.Regexp { // on a usage error only
+	return regexp.MustCompile(`(flag |for |argument: )-[A-Za-z][A-Za-z-]*`)
+})
 
 // dashes spells a flag name: -j, --format.
 func dashes(name string) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/sglint/sglint/analyzer"
@@ -69,14 +70,16 @@ func firstInvalidUTF8(src []byte) int {
 
 // codingCookie is PEP 263's declaration: a comment on line 1 or 2 matching
 // coding[:=]\s*([-\w.]+).
-var codingCookie = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+var codingCookie = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+})
 
 // declaresOtherEncoding reports a PEP 263 declaration of an encoding other
 // than UTF-8 on line 1 or 2 (line 2 only after a comment or blank line 1).
 func declaresOtherEncoding(src []byte) bool {
 	lines := bytes.SplitN(src, []byte("\n"), 3)
 	for i, line := range lines[:min(2, len(lines))] {
-		if m := codingCookie.FindSubmatch(line); m != nil {
+		if m := codingCookie().FindSubmatch(line); m != nil {
 			enc := strings.ReplaceAll(strings.ToLower(string(m[1])), "_", "-")
 			return enc != "utf-8" && enc != "utf8" && !strings.HasPrefix(enc, "utf-8-")
 		}

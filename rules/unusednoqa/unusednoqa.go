@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/noqa"
@@ -33,7 +34,7 @@ var Rule = &analyzer.Rule{
 
 // sglintCode is the shape of sglint's rule IDs; other codes belong to other
 // linters.
-var sglintCode = regexp.MustCompile(`^SGL[0-9]+$`)
+var sglintCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SGL[0-9]+$`) })
 
 // Check returns SGL100 findings for the directives of sets (a run's
 // Result.Noqa, usage recorded) given the rules that ran and all registered
@@ -89,7 +90,7 @@ func message(d *noqa.Directive, ran, known map[string]bool) string {
 	var unused, unknown []string
 	for _, c := range d.UnusedCodes() {
 		switch {
-		case !sglintCode.MatchString(c) || c == Rule.ID:
+		case !sglintCode().MatchString(c) || c == Rule.ID:
 		case !known[c]:
 			unknown = append(unknown, c)
 		case ran[c]:
