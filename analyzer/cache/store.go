@@ -224,8 +224,9 @@ func decodeEntry(b []byte, k Key) ([]byte, error) {
 // record of the run's output), and a file created and another deleted per
 // entry cost this machine's ext4 0.2 to 0.8 ms each (a deleted inode is
 // not reused at once, so each run allocates fresh ones); in place, an edit
-// run was 1.4 ms faster on both sglang trees. Writers of one entry take
-// turns (overwrite); a reader takes no lock, so a reader at the same time
+// run was 1.4 ms faster on both sglang trees. A writer locks the file it
+// rewrites, and one that finds it locked renames its entry into place
+// instead (overwrite); a reader takes no lock, so a reader at the same time
 // (another run on the same cache) may read a mix of two versions, which
 // its length and CRC-32 checks reject as they reject a torn write after a
 // crash: it reads the entry as absent. A new entry is written aside and
