@@ -84,10 +84,8 @@ func nextCR(src []byte, from int) int {
 }
 
 // readFile reads in.Abs, refusing directories and stopping at maxSize+1
-// bytes whatever the file claims its size is (pipes claim none). Where the
-// platform allows it (read_unix.go) it uses plain system calls: os.Open
-// also registers every file with the network poller, five extra calls per
-// file that made reading a tenth of a warm run.
+// bytes whatever the file claims its size is (pipes claim none), with
+// plain system calls where the platform allows (internal/plainfile).
 func readFile(in Input, maxSize int64) ([]byte, *analyzer.Problem) {
 	f, info, err := plainfile.Open(in.Abs)
 	if err != nil {
@@ -100,11 +98,7 @@ func readFile(in Input, maxSize int64) ([]byte, *analyzer.Problem) {
 	if info.Regular && info.Size > maxSize {
 		return nil, tooLarge(in, info.Size, maxSize)
 	}
-	hint := int64(512) // pipes claim no size
-	if info.Regular {
-		hint = info.Size + 1 // +1 sees EOF without growing the buffer
-	}
-	b, err := plainfile.ReadAtMost(f, hint, maxSize+1)
+	b, err := plainfile.ReadAtMost(f, info.SizeHint(), maxSize+1)
 	if err != nil {
 		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 	}

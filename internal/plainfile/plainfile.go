@@ -21,6 +21,16 @@ type Info struct {
 	Size         int64
 }
 
+// SizeHint is the buffer to read the file whole into (ReadAtMost's hint):
+// its size and one byte more, to see its end without growing the buffer;
+// 512 for a file that claims no size (a pipe).
+func (i Info) SizeHint() int64 {
+	if i.Regular {
+		return i.Size + 1
+	}
+	return 512
+}
+
 // ReadFile reads the file at path whole, like os.ReadFile (and with its
 // errors: an *fs.PathError).
 func ReadFile(path string) ([]byte, error) {
@@ -29,11 +39,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	hint := int64(512) // pipes claim no size
-	if info.Regular {
-		hint = info.Size + 1 // +1 sees EOF without growing the buffer
-	}
-	b, err := ReadAtMost(f, hint, math.MaxInt64)
+	b, err := ReadAtMost(f, info.SizeHint(), math.MaxInt64)
 	if err != nil {
 		if _, ok := err.(*fs.PathError); !ok {
 			err = &fs.PathError{Op: "read", Path: path, Err: err}
