@@ -42,7 +42,9 @@ func newFile(path, abs string, report bool, src []byte, trees *treeLoader) *file
 }
 
 // treeAtHand returns the file's tree when it costs no parse: in memory,
-// or packed (here or in the cache) and unpacked now; nil otherwise.
+// or packed (here or in the cache) and unpacked now; nil otherwise. It
+// reads packed without the tree lock: a session calls it as it sets a
+// file (Session.Set), between checks, when no rule is rebuilding a tree.
 func (f *file) treeAtHand() *syntax.Tree {
 	if t := f.LoadedTree(); t != nil {
 		return t

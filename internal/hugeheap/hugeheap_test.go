@@ -37,8 +37,9 @@ func advisedKiB(t *testing.T) int {
 	return total
 }
 
-// Reserve leaves a heap range of at least Size advised for huge pages,
-// and the heap's later allocations land in it.
+// Reserve leaves a heap range of at least Size advised for huge pages.
+// (That the run's allocations then land there is measured, in page faults
+// per run, not tested: docs/performance.md.)
 func TestReserveAdvisesTheHeap(t *testing.T) {
 	if !advisedOnly(thpMode()) {
 		t.Skip("huge pages here are not given only where advised")
