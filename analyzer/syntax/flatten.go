@@ -106,10 +106,10 @@ done:
 // call, in which it creates a parser, parses, copies the tree out and
 // forgets everything at once: no free, no tree walk to delete. The arena's
 // chunks (the first of 256 KiB, the others of 2 MiB) are kept by the Go
-// Parser for its next file. The allocator is
-// selected per thread (sgl_cur), and the whole life of every object it
-// allocates is inside one C call, on one thread: outside those calls, on
-// any thread, tree-sitter gets libc's allocator.
+// Parser for its next file. The allocator is selected per thread
+// (sgl_cur), and the whole life of every object it allocates is inside one
+// C call, on one thread: outside those calls, on any thread, tree-sitter
+// gets libc's allocator.
 typedef struct sgl_chunk {
 	struct sgl_chunk *next;
 	size_t cap, used;
