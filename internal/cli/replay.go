@@ -126,6 +126,8 @@ func (rp *replayer) save(exit int) {
 // output; nil when a stamp cannot be known.
 func (rp *replayer) stamps() *replay.Record {
 	rec := replay.New(rp.began)
+	// The inputs, their directories and a few settings files and climbs.
+	rec.Grow(len(rp.set.inputs) + len(rp.set.inputs)/4 + 64)
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil

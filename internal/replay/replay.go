@@ -69,6 +69,15 @@ func New(began time.Time) *Record {
 	return &Record{Began: began.UnixNano(), seen: map[string]bool{}}
 }
 
+// Grow makes room for n more paths, so that a record of thousands grows
+// its entries and their index once.
+func (r *Record) Grow(n int) {
+	r.entries = slices.Grow(r.entries, n)
+	if len(r.seen) == 0 {
+		r.seen = make(map[string]bool, n)
+	}
+}
+
 // Supported reports whether runs can be recorded here.
 func Supported() bool { return stamp.Full }
 
@@ -140,7 +149,11 @@ func (r *Record) EncodeStamps() {
 		return cmp.Or(cmp.Compare(max(b.stamp.Mtime, b.stamp.Ctime), max(a.stamp.Mtime, a.stamp.Ctime)),
 			strings.Compare(a.path, b.path))
 	})
-	out := make([]byte, 0, len(es)*64)
+	size := 0
+	for i := range es {
+		size += 2 + len(es[i].path) + entrySize // a path's length takes 2 bytes below 16 KiB
+	}
+	out := make([]byte, 0, size)
 	for _, e := range es {
 		out = binrec.AppendString(out, e.path)
 		out = append(out, e.kind)
