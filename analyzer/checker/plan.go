@@ -3,6 +3,7 @@ package checker
 import (
 	"crypto/sha256"
 	"slices"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer/cache"
 	"github.com/sglint/sglint/analyzer/prescan"
@@ -119,13 +120,21 @@ func summaryDigest(s *pymodel.Summary) [16]byte {
 // digestOf is the first 16 bytes of the SHA-256 of *v's encoding; zero if
 // it cannot be encoded (a miss: see checkPlan).
 func digestOf[T any](v *T) [16]byte {
-	buf, err := cache.Marshal(nil, v)
+	bp := encodeBufs.Get().(*[]byte)
+	defer encodeBufs.Put(bp)
+	buf, err := cache.Marshal((*bp)[:0], v)
+	*bp = buf[:0]
 	if err != nil {
 		return [16]byte{}
 	}
 	sum := sha256.Sum256(buf)
 	return [16]byte(sum[:16])
 }
+
+// encodeBufs are scratch buffers for encodings that are hashed or copied
+// out: a run digests a summary or a pre-scan per input it loads, and an
+// encoding grown from nothing leaves two to three times its size behind.
+var encodeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 // newPlan records the selection a full demand-driven run made (phase 0
 // scanned every input).

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"time"
@@ -62,8 +63,12 @@ func (rc *runCache) saveRecord(name string, v any) {
 	if rc.readOnly {
 		return
 	}
-	if out, err := cache.Marshal(nil, v); err == nil {
-		rc.store.PutLater(rc.recordKey(name), out)
+	bp := encodeBufs.Get().(*[]byte)
+	defer encodeBufs.Put(bp)
+	out, err := cache.Marshal((*bp)[:0], v)
+	*bp = out[:0]
+	if err == nil {
+		rc.store.PutLater(rc.recordKey(name), bytes.Clone(out)) // exact size: held until written
 	}
 }
 
