@@ -16,6 +16,16 @@ import (
 )
 
 // walker holds the state of one Find call.
+// step is an entry of a directory that the walk goes on with: a
+// subdirectory, or a Python file.
+type step struct {
+	abs, rel string
+	shown    string
+	dir      bool
+	info     fs.FileInfo // a file's, when the listing took it
+	err      error
+}
+
 type walker struct {
 	opts     Options
 	cwd      string
@@ -28,6 +38,9 @@ type walker struct {
 	// ancestor ends there instead of looping, and a link to a directory
 	// already walked adds nothing twice.
 	seenDirs map[fileKey]bool
+	// steps is the stack of the entries each directory being walked keeps
+	// (walkDir).
+	steps []step
 	// reached holds the files in the order the walk met them, before
 	// settle stats them and keeps one entry per file.
 	reached []reachedFile
@@ -156,14 +169,11 @@ func (w *walker) walkDir(job dirJob) {
 			w.warn(w.display(job.abs), err.Error())
 		}
 	}
-	type step struct {
-		abs, rel string
-		shown    string
-		dir      bool
-		info     fs.FileInfo // a file's, when the listing took it
-		err      error
-	}
-	var steps []step
+	// This directory's steps go at the end of the walker's shared stack
+	// (one growing buffer for the whole walk, not a slice per directory);
+	// the subdirectories' walks push theirs after them and pop them.
+	base := len(w.steps)
+	defer func() { w.steps = w.steps[:base] }()
 	for _, e := range entries {
 		name := e.name
 		typ := e.typ
@@ -201,18 +211,19 @@ func (w *walker) walkDir(job dirJob) {
 			w.deferredDirs = append(w.deferredDirs, dirJob{abs: abs, rel: rel, shown: shown, ignore: ig})
 		case isDir:
 			w.readAhead(abs)
-			steps = append(steps, step{abs: abs, rel: rel, shown: shown, dir: true})
+			w.steps = append(w.steps, step{abs: abs, rel: rel, shown: shown, dir: true})
 		case typ.IsRegular() && isLink:
 			w.deferredFiles = append(w.deferredFiles, abs)
 		case typ.IsRegular():
 			// Stat'ed with the listing, or later with the others, in
 			// parallel (settle).
-			steps = append(steps, step{abs: abs, rel: rel, shown: shown, info: e.info, err: e.err})
+			w.steps = append(w.steps, step{abs: abs, rel: rel, shown: shown, info: e.info, err: e.err})
 		default:
 			// A pipe, socket or device named *.py: reading it could block.
 			w.warn(shown, "not a regular file, skipped")
 		}
 	}
+	steps := w.steps[base:len(w.steps):len(w.steps)] // pushes below write past it
 	for _, st := range steps {
 		if st.dir {
 			w.walkDir(dirJob{abs: st.abs, rel: st.rel, shown: st.shown, ignore: ig})
