@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/sglint/sglint/internal/binrec"
 	"github.com/sglint/sglint/internal/stamp"
@@ -53,7 +54,8 @@ type DirStamp = stamp.Stamp
 const listingsMagic = "sglint listings 2\n" // 2: stamps in stamp.Append's layout
 
 // DecodeListings returns the listings recorded by Encode; data that is
-// missing or cannot be read gives none (every directory is read).
+// missing or cannot be read gives none (every directory is read). The
+// listings share data's memory, which must not change afterwards.
 func DecodeListings(data []byte) *Listings {
 	l := &Listings{saved: map[string]savedDir{}, used: map[string]savedDir{}, now: time.Now().UnixNano()}
 	if saved, written, ok := decodeListings(data); ok {
@@ -68,9 +70,9 @@ func DecodeListings(data []byte) *Listings {
 }
 
 // decodeListings reads the format Encode writes. Every name is a substring
-// of one copy of data: decoding allocates per directory, not per entry.
+// of data, not copied: decoding allocates per directory, not per entry.
 func decodeListings(data []byte) (map[string]savedDir, int64, bool) {
-	s := string(data)
+	s := unsafe.String(unsafe.SliceData(data), len(data))
 	if !strings.HasPrefix(s, listingsMagic) {
 		return nil, 0, false
 	}

@@ -185,10 +185,10 @@ const entrySize = 1 + stamp.EncodedSize
 // shares data's memory, which must not change afterwards. Its entries are
 // only checked for their sizes here: Holds reads them.
 func Decode(data []byte) *Record {
-	if !strings.HasPrefix(string(data), magic) {
+	s := unsafe.String(unsafe.SliceData(data), len(data)) // no copy: every path is a substring of it
+	if !strings.HasPrefix(s, magic) { // (string(data) here copied the whole record)
 		return nil
 	}
-	s := unsafe.String(unsafe.SliceData(data), len(data)) // no copy: every path is a substring of it
 	d := binrec.Reader{S: s, Off: len(magic)}
 	r := &Record{Began: int64(d.Uint64())}
 	n := d.Uvarint()
