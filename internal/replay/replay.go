@@ -185,8 +185,10 @@ const entrySize = 1 + stamp.EncodedSize
 // shares data's memory, which must not change afterwards. Its entries are
 // only checked for their sizes here: Holds reads them.
 func Decode(data []byte) *Record {
-	s := unsafe.String(unsafe.SliceData(data), len(data)) // no copy: every path is a substring of it
-	if !strings.HasPrefix(s, magic) { // (string(data) here copied the whole record)
+	// No copy (string(data) would copy the whole record): every path is
+	// a substring of it.
+	s := unsafe.String(unsafe.SliceData(data), len(data))
+	if !strings.HasPrefix(s, magic) {
 		return nil
 	}
 	d := binrec.Reader{S: s, Off: len(magic)}
@@ -232,30 +234,45 @@ func (r *Record) Holds() bool {
 		return false
 	}
 	d := binrec.Reader{S: r.stamps}
+	var st stamp.Statter
 	// The first few alone, as they are read: the file an edit run follows
 	// was changed last, so it comes first, and such a run stops there
 	// before the others are even read.
 	for range min(r.n, firstAlone) {
 		e, ok := decodeEntry(&d)
-		if !ok || !r.holds(&e) {
+		if !ok || !r.holds(&e, &st) {
 			return false
 		}
 	}
-	rest := make([]entry, r.n-min(r.n, firstAlone))
-	for i := range rest {
-		var ok bool
-		if rest[i], ok = decodeEntry(&d); !ok {
-			return false
-		}
+	rest := r.n - min(r.n, firstAlone)
+	if rest == 0 {
+		return true
 	}
-	var failed atomic.Bool
 	// As many workers as the CPUs the runtime uses, this goroutine one of
-	// them: the stats are short, and more goroutines only cost threads. The
-	// first difference stops them all (an edit run would pay for the rest).
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(rest)))
-	check := func(w int) {
-		for i := w; i < len(rest) && !failed.Load(); i += workers {
-			if !r.holds(&rest[i]) {
+	// them: the stats are short, and more goroutines only cost threads.
+	// Each takes a contiguous run of the entries, read where they are
+	// encoded (a pass over their lengths finds where each run starts), so
+	// that none is copied out. The first difference stops them all (an
+	// edit run would pay for the rest).
+	per := (rest + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0) // entries a worker
+	workers := (rest + per - 1) / per
+	starts := make([]int, workers+1)
+	for i := range rest {
+		if i%per == 0 {
+			starts[i/per] = d.Off
+		}
+		d.Str()
+		if d.Off += entrySize; d.Bad || d.Off > len(r.stamps) {
+			return false
+		}
+	}
+	starts[workers] = d.Off
+	var failed atomic.Bool
+	check := func(w int, st *stamp.Statter) {
+		d := binrec.Reader{S: r.stamps[:starts[w+1]], Off: starts[w]}
+		for d.Off < len(d.S) && !failed.Load() {
+			e, ok := decodeEntry(&d)
+			if !ok || !r.holds(&e, st) {
 				failed.Store(true)
 				return
 			}
@@ -263,9 +280,12 @@ func (r *Record) Holds() bool {
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
-		wg.Go(func() { check(w) })
+		wg.Go(func() {
+			var st stamp.Statter
+			check(w, &st)
+		})
 	}
-	check(0)
+	check(0, &st)
 	wg.Wait()
 	return !failed.Load()
 }
@@ -274,8 +294,8 @@ func (r *Record) Holds() bool {
 const firstAlone = 8
 
 // holds reports whether e's path still has its stamp.
-func (r *Record) holds(e *entry) bool {
-	got, exists, isDir, ok := stamp.Path(e.path)
+func (r *Record) holds(e *entry, st *stamp.Statter) bool {
+	got, exists, isDir, ok := st.Path(e.path)
 	switch {
 	case !ok:
 		return false

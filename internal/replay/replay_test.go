@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -177,5 +178,42 @@ func TestHoldsSeesAChangeAnywhere(t *testing.T) {
 		assert.False(t, Decode(data).Holds(), "entry %d removed", at)
 		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The entries after the first few are split into contiguous runs, one per
+// worker: a change is seen in every run, whatever the number of workers
+// and however unevenly the entries divide among them.
+func TestHoldsSeesAChangeInEveryRun(t *testing.T) {
+	if !Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	stamptest.TrustRecent(t)
+	dir := t.TempDir()
+	var files []string
+	for i := range firstAlone + 7 {
+		f := filepath.Join(dir, fmt.Sprintf("m%02d.py", i))
+		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
+		files = append(files, f)
+	}
+	time.Sleep(20 * time.Millisecond)
+	record := func() []byte {
+		rec := New(time.Now())
+		for _, f := range files {
+			require.True(t, rec.AddNow(f))
+		}
+		return rec.Encode()
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 3, 5, 16} {
+		runtime.GOMAXPROCS(procs)
+		for at := firstAlone; at < len(files); at++ {
+			data := record()
+			require.True(t, Decode(data).Holds(), "%d workers", procs)
+			f := decodeAll(t, Decode(data))[at].path
+			require.NoError(t, os.Chmod(f, 0o600), "the change time moves")
+			assert.False(t, Decode(data).Holds(), "%d workers, entry %d changed", procs, at)
+			time.Sleep(12 * time.Millisecond)
+		}
 	}
 }
