@@ -250,45 +250,55 @@ func (r *Record) Holds() bool {
 	}
 	// As many workers as the CPUs the runtime uses, this goroutine one of
 	// them: the stats are short, and more goroutines only cost threads.
-	// Each takes a contiguous run of the entries, read where they are
-	// encoded (a pass over their lengths finds where each run starts), so
-	// that none is copied out. The first difference stops them all (an
+	// They take the entries in chunks, read where they are encoded (a
+	// pass over their lengths finds where each chunk starts), so that none
+	// is copied out; taken as each worker comes for more, not split ahead,
+	// since a second worker may start a millisecond late here and a worker
+	// lose its CPU for as long. The first difference stops them all (an
 	// edit run would pay for the rest).
-	per := (rest + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0) // entries a worker
-	workers := (rest + per - 1) / per
-	starts := make([]int, workers+1)
+	chunks := make([]int, 0, rest/chunkSize+2) // offsets in r.stamps
 	for i := range rest {
-		if i%per == 0 {
-			starts[i/per] = d.Off
+		if i%chunkSize == 0 {
+			chunks = append(chunks, d.Off)
 		}
 		d.Str()
 		if d.Off += entrySize; d.Bad || d.Off > len(r.stamps) {
 			return false
 		}
 	}
-	starts[workers] = d.Off
+	chunks = append(chunks, d.Off)
+	var next atomic.Int32
 	var failed atomic.Bool
-	check := func(w int, st *stamp.Statter) {
-		d := binrec.Reader{S: r.stamps[:starts[w+1]], Off: starts[w]}
-		for d.Off < len(d.S) && !failed.Load() {
-			e, ok := decodeEntry(&d)
-			if !ok || !r.holds(&e, st) {
-				failed.Store(true)
+	check := func(st *stamp.Statter) {
+		for !failed.Load() {
+			c := int(next.Add(1)) - 1
+			if c >= len(chunks)-1 {
 				return
+			}
+			d := binrec.Reader{S: r.stamps[:chunks[c+1]], Off: chunks[c]}
+			for d.Off < len(d.S) {
+				e, ok := decodeEntry(&d)
+				if !ok || !r.holds(&e, st) {
+					failed.Store(true)
+					return
+				}
 			}
 		}
 	}
 	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
+	for range min(runtime.GOMAXPROCS(0), len(chunks)-1) - 1 {
 		wg.Go(func() {
 			var st stamp.Statter
-			check(w, &st)
+			check(&st)
 		})
 	}
-	check(0, &st)
+	check(&st)
 	wg.Wait()
 	return !failed.Load()
 }
+
+// chunkSize is how many entries a replay check's worker takes at a time.
+const chunkSize = 32
 
 // firstAlone is how many entries Holds checks before it starts workers.
 const firstAlone = 8
