@@ -50,6 +50,10 @@ type Record struct {
 	// once EncodeStamps made it, until the next Add.
 	stamps string
 	n      int
+	// base is the directory the encoded paths under it are relative to
+	// (the deepest one above every Python file recorded): a stat from an
+	// open directory walks fewer names, and the record is shorter.
+	base string
 }
 
 type entry struct {
@@ -132,10 +136,11 @@ func (r *Record) AddMissing(path string) { r.add(entry{path: path, kind: mustBeM
 // AddDir records that path is a directory, whatever its stamp.
 func (r *Record) AddDir(path string) { r.add(entry{path: path, kind: mustBeDir}) }
 
-const magic = "sglint replay 3\n"
+const magic = "sglint replay 4\n"
 
-// The encoding: magic, the time the run began, the number of entries, the
-// entries, then the exit status and the output. The entries come first so
+// The encoding: magic, the time the run began, the base directory, the
+// number of entries, the entries (paths under the base relative to it,
+// the others absolute), then the exit status and the output. The entries come first so
 // that they can be encoded while the run goes on (EncodeStamps), and the
 // output appended when it ends.
 
@@ -149,13 +154,14 @@ func (r *Record) EncodeStamps() {
 		return cmp.Or(cmp.Compare(max(b.stamp.Mtime, b.stamp.Ctime), max(a.stamp.Mtime, a.stamp.Ctime)),
 			strings.Compare(a.path, b.path))
 	})
+	r.base = baseOf(es)
 	size := 0
 	for i := range es {
 		size += 2 + len(es[i].path) + entrySize // a path's length takes 2 bytes below 16 KiB
 	}
 	out := make([]byte, 0, size)
 	for _, e := range es {
-		out = binrec.AppendString(out, e.path)
+		out = binrec.AppendString(out, relativeTo(r.base, e.path))
 		out = append(out, e.kind)
 		out = e.stamp.Append(out)
 	}
@@ -167,9 +173,10 @@ func (r *Record) Encode() []byte {
 	if r.stamps == "" && len(r.entries) > 0 {
 		r.EncodeStamps()
 	}
-	out := make([]byte, 0, len(magic)+24+len(r.stamps)+len(r.Stdout)+len(r.Stderr))
+	out := make([]byte, 0, len(magic)+32+len(r.base)+len(r.stamps)+len(r.Stdout)+len(r.Stderr))
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
+	out = binrec.AppendString(out, r.base)
 	out = binary.AppendUvarint(out, uint64(r.n))
 	out = append(out, r.stamps...)
 	out = binary.AppendVarint(out, int64(r.Exit))
@@ -193,6 +200,7 @@ func Decode(data []byte) *Record {
 	}
 	d := binrec.Reader{S: s, Off: len(magic)}
 	r := &Record{Began: int64(d.Uint64())}
+	r.base = d.Str()
 	n := d.Uvarint()
 	if d.Bad || n > uint64(len(s)) {
 		return nil
@@ -233,8 +241,16 @@ func (r *Record) Holds() bool {
 	if r.n == 0 {
 		return false
 	}
+	var dir *stamp.Dir
+	if r.base != "" {
+		var err error
+		if dir, err = stamp.OpenDir(r.base); err != nil {
+			return false // it was a directory the run listed
+		}
+		defer dir.Close()
+	}
 	d := binrec.Reader{S: r.stamps}
-	var st stamp.Statter
+	st := stamp.Statter{Dir: dir}
 	// The first few alone, as they are read: the file an edit run follows
 	// was changed last, so it comes first, and such a run stops there
 	// before the others are even read.
@@ -288,13 +304,47 @@ func (r *Record) Holds() bool {
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(chunks)-1) - 1 {
 		wg.Go(func() {
-			var st stamp.Statter
+			st := stamp.Statter{Dir: dir}
 			check(&st)
 		})
 	}
 	check(&st)
 	wg.Wait()
 	return !failed.Load()
+}
+
+// baseOf is the deepest directory above every Python file es found (not
+// the names looked up and missing: setup.py is looked for up to the root),
+// "" if there is none.
+func baseOf(es []entry) string {
+	base, found := "", false
+	for i := range es {
+		p := es[i].path
+		if es[i].kind != mustMatch || !strings.HasSuffix(p, ".py") || !strings.HasPrefix(p, "/") {
+			continue
+		}
+		if !found {
+			base, found = p[:strings.LastIndexByte(p, '/')], true
+		}
+		for base != "" && !strings.HasPrefix(p, base+"/") {
+			base = base[:strings.LastIndexByte(base, '/')]
+		}
+	}
+	return base // "" for the root directory too: paths stay absolute
+}
+
+// relativeTo is path relative to base when it is under it ("." for base
+// itself), path unchanged otherwise.
+func relativeTo(base, path string) string {
+	switch {
+	case base == "":
+		return path
+	case path == base:
+		return "."
+	case strings.HasPrefix(path, base) && len(path) > len(base) && path[len(base)] == '/':
+		return path[len(base)+1:]
+	}
+	return path
 }
 
 // chunkSize is how many entries a replay check's worker takes at a time.

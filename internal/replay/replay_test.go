@@ -123,6 +123,9 @@ func decodeAll(t *testing.T, r *Record) []entry {
 	for range r.n {
 		e, ok := decodeEntry(&d)
 		require.True(t, ok)
+		if !filepath.IsAbs(e.path) {
+			e.path = filepath.Join(r.base, e.path) // stored relative to the base
+		}
 		es = append(es, e)
 	}
 	require.True(t, d.Done())
@@ -217,4 +220,74 @@ func TestHoldsSeesAChangeInEveryChunk(t *testing.T) {
 			time.Sleep(12 * time.Millisecond)
 		}
 	}
+}
+
+// Paths under the deepest directory above every Python file are recorded
+// relative to it, and read from it; the others stay absolute.
+func TestRecordPathsUnderItsBase(t *testing.T) {
+	if !Supported() {
+		t.Skip("runs are recorded on Linux only")
+	}
+	stamptest.TrustRecent(t)
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "python", "pkg")
+	require.NoError(t, os.MkdirAll(filepath.Join(pkg, "sub"), 0o755))
+	files := []string{filepath.Join(pkg, "a.py"), filepath.Join(pkg, "sub", "b.py")}
+	for _, f := range files {
+		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
+	}
+	config := filepath.Join(dir, "pyproject.toml")
+	require.NoError(t, os.WriteFile(config, nil, 0o644))
+	time.Sleep(20 * time.Millisecond)
+	record := func() []byte {
+		rec := New(time.Now())
+		for _, p := range append([]string{pkg, filepath.Join(pkg, "sub"), config, filepath.Join(dir, "missing.toml"), "/sglint-test-missing.py"}, files...) {
+			require.True(t, rec.AddNow(p))
+		}
+		return rec.Encode()
+	}
+	data := record()
+	got := Decode(data)
+	require.NotNil(t, got)
+	assert.Equal(t, pkg, got.base)
+	var stored []string
+	d := binrec.Reader{S: got.stamps}
+	for range got.n {
+		e, ok := decodeEntry(&d)
+		require.True(t, ok)
+		stored = append(stored, e.path)
+	}
+	assert.ElementsMatch(t, []string{".", "sub", "a.py", "sub/b.py", config, filepath.Join(dir, "missing.toml"), "/sglint-test-missing.py"}, stored)
+	assert.True(t, got.Holds())
+
+	// The base moved away, and a copy put in its place: nothing holds.
+	require.NoError(t, os.Rename(pkg, pkg+".old"))
+	assert.False(t, Decode(data).Holds(), "the base is gone")
+	require.NoError(t, os.MkdirAll(filepath.Join(pkg, "sub"), 0o755))
+	for _, f := range files {
+		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
+	}
+	assert.False(t, Decode(data).Holds(), "another directory under the base's name")
+	time.Sleep(20 * time.Millisecond)
+	assert.True(t, Decode(record()).Holds())
+}
+
+func TestBaseOf(t *testing.T) {
+	es := func(paths ...string) []entry {
+		var out []entry
+		for _, p := range paths {
+			out = append(out, entry{path: p})
+		}
+		return out
+	}
+	assert.Equal(t, "/a/b", baseOf(es("/a/b/x.py", "/a/b/c/y.py", "/a/pyproject.toml", "/z")))
+	assert.Equal(t, "/a/b", baseOf(append(es("/a/b/x.py"), entry{path: "/setup.py", kind: mustBeMissing})),
+		"a name looked up and missing")
+	assert.Equal(t, "/a", baseOf(es("/a/b/x.py", "/a/bc/y.py")), "a directory, not a string prefix")
+	assert.Equal(t, "", baseOf(es("/x.py", "/a/y.py")), "the root: paths stay absolute")
+	assert.Equal(t, "", baseOf(es("/a/pyproject.toml", "rel/x.py")), "no absolute Python file")
+	assert.Equal(t, "sub/b.py", relativeTo("/a", "/a/sub/b.py"))
+	assert.Equal(t, ".", relativeTo("/a", "/a"))
+	assert.Equal(t, "/ab/c.py", relativeTo("/a", "/ab/c.py"))
+	assert.Equal(t, "/a/c.py", relativeTo("", "/a/c.py"))
 }

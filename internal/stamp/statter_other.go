@@ -2,5 +2,33 @@
 
 package stamp
 
+import (
+	"os"
+	"path/filepath"
+)
+
 // Path is stamp.Path: here the statter reuses nothing.
-func (s *Statter) Path(path string) (st Stamp, exists, isDir, ok bool) { return Path(path) }
+func (s *Statter) Path(path string) (st Stamp, exists, isDir, ok bool) {
+	if s.Dir != nil && !filepath.IsAbs(path) {
+		path = filepath.Join(s.Dir.path, path)
+	}
+	return Path(path)
+}
+
+// A Dir is a directory the paths under it are joined to.
+type Dir struct{ path string }
+
+// OpenDir checks that path is a directory.
+func OpenDir(path string) (*Dir, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: path, Err: os.ErrInvalid}
+	}
+	return &Dir{path: path}, nil
+}
+
+// Close releases nothing.
+func (d *Dir) Close() error { return nil }

@@ -46,3 +46,28 @@ func TestStatterAllocatesNothing(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(100, func() { s.Path(dir) }))
 	require.NotZero(t, testing.AllocsPerRun(100, func() { Path(dir) }), "what the statter saves")
 }
+
+// With a Dir, a relative path is read under it and an absolute one as it
+// is.
+func TestStatterInDir(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "pkg"), 0o755))
+	file := filepath.Join(dir, "pkg", "a.py")
+	require.NoError(t, os.WriteFile(file, []byte("x = 1\n"), 0o644))
+	d, err := OpenDir(dir)
+	require.NoError(t, err)
+	defer d.Close()
+	s := Statter{Dir: d}
+	for _, rel := range []string{"pkg/a.py", "pkg", "pkg/missing.py", "pkg/a.py/under-a-file", "."} {
+		want, wexists, wisDir, wok := Path(filepath.Join(dir, rel))
+		got, exists, isDir, ok := s.Path(rel)
+		require.Equal(t, []any{want, wexists, wisDir, wok}, []any{got, exists, isDir, ok}, "%q", rel)
+	}
+	other := t.TempDir()
+	want, _, _, _ := Path(other)
+	got, exists, isDir, ok := s.Path(other)
+	require.True(t, exists && isDir && ok)
+	require.Equal(t, want, got, "an absolute path ignores the directory")
+	_, err = OpenDir(file)
+	require.Error(t, err, "a file is no directory")
+}
