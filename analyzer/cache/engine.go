@@ -37,9 +37,19 @@ func computeEngineID() (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	head := make([]byte, 64<<10)
+	// The ELF note sits in the first page: read that first, and the rest
+	// of the head only for the other formats (every run pays this read).
+	head := make([]byte, 4<<10, 64<<10)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
+	if id := elfBuildID(head); id != nil {
+		sum := sha256.Sum256(id)
+		return hex.EncodeToString(sum[:8]), nil
+	}
+	if n == 4<<10 {
+		m, _ := io.ReadFull(f, head[n:cap(head)])
+		head = head[:n+m]
+	}
 	if id := elfBuildID(head); id != nil {
 		sum := sha256.Sum256(id)
 		return hex.EncodeToString(sum[:8]), nil

@@ -1,7 +1,9 @@
 package cache
 
 import (
+	"crypto/sha256"
 	"debug/elf"
+	"encoding/hex"
 	"os"
 	"testing"
 
@@ -32,7 +34,10 @@ func TestELFBuildIDFromTheHead(t *testing.T) {
 
 	assert.Nil(t, elfBuildID(head[:100]), "cut before the note")
 	assert.Nil(t, elfBuildID([]byte("not an executable, and long enough to have a header: Go\x00\x00....")))
+	assert.Equal(t, string(want), string(elfBuildID(data[:min(len(data), 4<<10)])),
+		"in the first page, which EngineID reads first")
 	id, err := EngineID()
 	require.NoError(t, err)
-	assert.Len(t, id, 16)
+	sum := sha256.Sum256(want)
+	assert.Equal(t, hex.EncodeToString(sum[:8]), id)
 }
