@@ -183,9 +183,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	rt.setup = time.Since(rt.start)
 	t0 := time.Now()
 	dopts := discoverOptions(resolver, &o)
-	dopts.Listings = loadListings(store)
-	set := findInputs(paths, root, dopts, stdin, o.stdinFilename)
-	saveListings(store, dopts.Listings)
+	set := rp.rescanned(store, resolver) // only input files changed: no walk
+	if set == nil {
+		dopts.Listings = loadListings(store)
+		set = findInputs(paths, root, dopts, stdin, o.stdinFilename)
+		saveListings(store, dopts.Listings)
+	}
 	rt.discover = time.Since(t0)
 	gs, err := groupInputs(set, resolver, all, cli, &o)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sglint/sglint/analyzer/cache"
+	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/discover"
 	"github.com/sglint/sglint/internal/replay"
@@ -34,7 +35,19 @@ type replayer struct {
 	set      *inputSet
 	groups   *grouping
 	problems bool
-	prepared chan *replay.Record // the stamps, noted in the background (prepare)
+	prepared chan prepared // the stamps, noted in the background (prepare)
+
+	// last is the record the replay check found no longer holding, and
+	// rescan what its paths say now when only input files changed
+	// (rescanned): the run takes that input set instead of walking.
+	last   *replay.Record
+	rescan *replay.Rescan
+}
+
+// prepared is a run's record without its output, and its input set.
+type prepared struct {
+	rec    *replay.Record
+	inputs []byte
 }
 
 // replays counts the runs given again (tests read it).
@@ -76,7 +89,11 @@ func (rp *replayer) replay(store *cache.Store, stdout, stderr io.Writer) (int, b
 		return 0, false
 	}
 	rec := replay.Decode(store.Get(rp.key))
-	if rec == nil || !rec.Holds() {
+	if rec == nil {
+		return 0, false
+	}
+	if !rec.Holds() {
+		rp.last = rec
 		return 0, false
 	}
 	if _, err := stdout.Write(rec.Stdout); err != nil {
@@ -98,33 +115,92 @@ func (rp *replayer) prepare() {
 	if rp.problems {
 		return
 	}
-	rp.prepared = make(chan *replay.Record, 1)
+	rp.prepared = make(chan prepared, 1)
 	go func() {
-		rec := rp.stamps()
-		if rec != nil {
-			rec.EncodeStamps() // off the end of the run, which only appends the output
+		var p prepared
+		if p.rec = rp.stamps(); p.rec != nil {
+			p.rec.EncodeStamps() // off the end of the run, which only appends the output
+			p.inputs = p.rec.EncodeInputs(rp.set.root, rp.inputs())
 		}
-		rp.prepared <- rec
+		rp.prepared <- p
 	}()
 }
+
+// inputs is the run's input set, as the replay records keep it.
+func (rp *replayer) inputs() []replay.Input {
+	ins := make([]replay.Input, len(rp.set.inputs))
+	for i, in := range rp.set.inputs {
+		w, walked := rp.set.walked[in.Path]
+		ins[i] = replay.Input{Path: in.Path, Abs: in.Abs, Report: in.Report, Named: in.Named, Walked: walked && w == i}
+	}
+	return ins
+}
+
+// inputsKey is where the input set of the run recorded under key is kept:
+// apart from the record, which a run that changed nothing reads whole.
+func inputsKey(key cache.Key) cache.Key { return cache.NewKey(key[:], []byte("inputs")) }
+
+// rescanned returns the input set of the last run with today's stats,
+// when the replay check found only input files changed (nil otherwise),
+// with the settings lookups the walk would have made already made:
+// resolver learns each directory the walk listed, and which settings
+// files it holds, from the record, without a stat.
+func (rp *replayer) rescanned(store *cache.Store, resolver *config.Resolver) *inputSet {
+	if rp == nil || rp.last == nil || store == nil {
+		return nil
+	}
+	rs, ok := rp.last.Rescan(store.Get(inputsKey(rp.key)))
+	rp.last = nil
+	if !ok {
+		return nil
+	}
+	s := &inputSet{root: rs.Root, inputs: make([]checker.Input, 0, len(rs.Inputs)),
+		reported: make(map[string]bool, len(rs.Inputs)), context: map[string]bool{}, explicit: map[string]bool{},
+		walked: make(map[string]int, len(rs.Inputs))}
+	for _, in := range rs.Inputs {
+		if in.Walked {
+			s.walked[in.Path] = len(s.inputs)
+		}
+		if in.Named {
+			s.explicit[in.Path] = true
+		}
+		s.add(checker.Input{Path: in.Path, Abs: in.Abs, Report: in.Report, Named: in.Named, Info: in.Info})
+	}
+	for _, dir := range rs.Dirs { // parents first: a child's lookup climbs to them
+		resolver.ForListedDir(dir, func(name string) bool { return rs.Has(filepath.Join(dir, name)) })
+	}
+	rp.rescan = rs
+	rescans.Add(1)
+	return s
+}
+
+// rescans counts the runs that took their input set from the last record
+// (tests read it).
+var rescans atomic.Int64
 
 // save records the run, unless something it depended on is unknown.
 func (rp *replayer) save(exit int) {
 	if rp.prepared == nil {
 		return
 	}
-	rec := <-rp.prepared
-	if exit == ExitError || rp.problems || rec == nil {
+	p := <-rp.prepared
+	if exit == ExitError || rp.problems || p.rec == nil {
 		return
 	}
-	rec.Exit = exit
-	rec.Stdout, rec.Stderr = rp.out.Bytes(), rp.errOut.Bytes()
-	rp.store.PutLater(rp.key, rec.Encode())
+	p.rec.Exit = exit
+	p.rec.Stdout, p.rec.Stderr = rp.out.Bytes(), rp.errOut.Bytes()
+	rp.store.PutLater(rp.key, p.rec.Encode())
+	if p.inputs != nil {
+		rp.store.PutLater(inputsKey(rp.key), p.inputs)
+	}
 }
 
 // stamps returns the record of what the run depends on, without its
 // output; nil when a stamp cannot be known.
 func (rp *replayer) stamps() *replay.Record {
+	if rp.rescan != nil {
+		return rp.rescan.Record(rp.began) // the same paths, today's stamps
+	}
 	rec := replay.New(rp.began)
 	// The inputs, their directories and a few settings files and climbs.
 	rec.Grow(len(rp.set.inputs) + len(rp.set.inputs)/4 + 64)

@@ -22,9 +22,14 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))))
 	cacheDir := t.TempDir()
 	args := []string{"--cache-dir", cacheDir, "--format", "concise", "--records", "records", "python"}
-	step := func(what string, wantReplay bool) {
+	// A run not replayed takes its input set from the last record when
+	// only input files changed in place (a rescan), and walks otherwise:
+	// each step's output is a run without the cache's either way.
+	step := func(what string, wantReplay bool, wantRescan ...bool) {
 		t.Helper()
+		before := rescans.Load()
 		replayStep(t, dir, args, what, wantReplay)
+		assert.Equal(t, len(wantRescan) > 0 && wantRescan[0], rescans.Load() > before, what+": the input set from the record")
 	}
 	fabric := filepath.Join(dir, "python", "sglang", "srt", "disaggregation", "fabric", "conn.py")
 
@@ -32,8 +37,12 @@ func TestReplayOnlyUnchangedRuns(t *testing.T) {
 	step("nothing changed", true)
 
 	appendFile(t, fabric, "\n\nclass LaterKVManager(FabricKVManager):\n    def send_later(self, k):\n        return self.decode_kv_args_table[k]\n")
-	step("a backend edited in place", false)
+	step("a backend edited in place", false, true)
 	step("nothing changed since", true)
+	appendFile(t, fabric, "\n# and again\n")
+	step("edited in place again", false, true)
+	require.NoError(t, os.Chmod(fabric, 0o600))
+	step("its mode changed", false, true)
 
 	putFile(t, dir, "python/sglang/srt/disaggregation/fabric/extra.py",
 		"from sglang.srt.disaggregation.fabric.conn import FabricKVManager\n\n\nclass ExtraKVManager(FabricKVManager):\n    def send_extra(self, k):\n        return self.decode_kv_args_table[k]\n")

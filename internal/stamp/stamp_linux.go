@@ -38,3 +38,6 @@ func Path(path string) (st Stamp, exists, isDir, ok bool) {
 	}
 	return ofStat(&raw), true, raw.Mode&syscall.S_IFMT == syscall.S_IFDIR, true
 }
+
+// OfStat is the stamp of a raw stat.
+func OfStat(st *syscall.Stat_t) Stamp { return ofStat(st) }

@@ -16,16 +16,9 @@ func (s *Statter) Path(path string) (st Stamp, exists, isDir, ok bool) {
 	if strings.IndexByte(path, 0) >= 0 {
 		return Path(path) // refused as Path refuses it
 	}
-	s.buf = append(append(s.buf[:0], path...), 0)
 	var raw syscall.Stat_t
-	dirfd := unix.AT_FDCWD
-	if s.Dir != nil {
-		dirfd = s.Dir.fd
-	}
-	_, _, errno := syscall.Syscall6(unix.SYS_NEWFSTATAT, uintptr(dirfd),
-		uintptr(unsafe.Pointer(&s.buf[0])), uintptr(unsafe.Pointer(&raw)), 0, 0, 0)
-	if errno != 0 {
-		return Stamp{}, false, false, Missing(errno)
+	if err := s.Stat(path, &raw); err != nil {
+		return Stamp{}, false, false, Missing(err)
 	}
 	return ofStat(&raw), true, raw.Mode&syscall.S_IFMT == syscall.S_IFDIR, true
 }
@@ -45,3 +38,22 @@ func OpenDir(path string) (*Dir, error) {
 
 // Close releases the directory.
 func (d *Dir) Close() error { return unix.Close(d.fd) }
+
+// Stat is what Path reads, whole: raw receives the stat of path
+// (following links).
+func (s *Statter) Stat(path string, raw *syscall.Stat_t) error {
+	if strings.IndexByte(path, 0) >= 0 {
+		return syscall.EINVAL // as syscall.Stat refuses it
+	}
+	s.buf = append(append(s.buf[:0], path...), 0)
+	dirfd := unix.AT_FDCWD
+	if s.Dir != nil {
+		dirfd = s.Dir.fd
+	}
+	_, _, errno := syscall.Syscall6(unix.SYS_NEWFSTATAT, uintptr(dirfd),
+		uintptr(unsafe.Pointer(&s.buf[0])), uintptr(unsafe.Pointer(raw)), 0, 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+//go:build linux && (amd64 || arm64)
+
+package replay
+
+import (
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/sglint/sglint/internal/binrec"
+	"github.com/sglint/sglint/internal/stamp"
+)
+
+// Rescan is what a record's paths say now, when everything the run
+// depended on holds but the stamps of some of its input files: the input
+// set with today's stats, the directories the run listed, and the record
+// of a run that takes that set.
+type Rescan struct {
+	Root   string
+	Inputs []Input
+	// Dirs are the directories the run listed, absolute and sorted (parents
+	// first); Has tells the names recorded present in them.
+	Dirs []string
+
+	base    string
+	entries []entry         // with today's stamps, paths as recorded
+	present map[string]bool // the paths recorded present, as recorded
+}
+
+// Rescan stats every path r holds, as Holds does, and returns the input
+// set of inputs (what EncodeInputs wrote for r's run) to run on, if
+// nothing changed but input files, each still a regular file; false
+// otherwise (a file added, removed or renamed, a settings file changed, a
+// path that cannot be stat'ed, inputs of another run), when the run must
+// walk. r is a decoded record.
+func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
+	if r.stamps == "" || r.n == 0 {
+		return nil, false
+	}
+	root, ins, ok := r.decodeInputs(inputs)
+	if !ok {
+		return nil, false
+	}
+	es := make([]entry, r.n)
+	d := binrec.Reader{S: r.stamps}
+	for i := range es {
+		if es[i], ok = decodeEntry(&d); !ok {
+			return nil, false
+		}
+	}
+	inputAt := make(map[string]int, len(ins)) // path as recorded -> 1 + index in ins
+	for k := range ins {
+		inputAt[ins[k].Abs] = k + 1
+	}
+	var dir *stamp.Dir
+	if r.base != "" {
+		var err error
+		if dir, err = stamp.OpenDir(r.base); err != nil {
+			return nil, false
+		}
+		defer dir.Close()
+	}
+	isDir := make([]bool, len(es))
+	infos := make([]fileInfo, len(ins))
+	found := make([]bool, len(ins))
+	var next atomic.Int32
+	var failed atomic.Bool
+	check := func() {
+		st := stamp.Statter{Dir: dir}
+		for !failed.Load() {
+			lo := int(next.Add(chunkSize)) - chunkSize
+			if lo >= len(es) {
+				return
+			}
+			for i := lo; i < min(lo+chunkSize, len(es)); i++ {
+				e := &es[i]
+				if k := inputAt[e.path]; k > 0 && e.kind == mustMatch {
+					fi := &infos[k-1]
+					if st.Stat(e.path, &fi.st) != nil || fi.st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+						failed.Store(true)
+						return
+					}
+					e.stamp, found[k-1] = stamp.OfStat(&fi.st), true
+					continue
+				}
+				got, exists, dir, ok := st.Path(e.path)
+				holds := ok && (e.kind == mustBeMissing && !exists ||
+					e.kind == mustBeDir && dir ||
+					e.kind == mustMatch && exists && got == e.stamp && got.Older(r.Began))
+				if !holds {
+					failed.Store(true)
+					return
+				}
+				isDir[i] = dir && e.kind == mustMatch
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (len(es)+chunkSize-1)/chunkSize) - 1 {
+		wg.Go(check)
+	}
+	check()
+	wg.Wait()
+	if failed.Load() || slices.Contains(found, false) {
+		return nil, false // an input the record does not hold: not this run's set
+	}
+	s := &Rescan{Root: root, Inputs: ins, base: r.base, entries: es, present: make(map[string]bool, len(es))}
+	for k := range ins {
+		infos[k].name = filepath.Base(ins[k].Abs)
+		ins[k].Info, ins[k].Abs = &infos[k], s.abs(ins[k].Abs)
+	}
+	for i := range es {
+		if es[i].kind == mustMatch {
+			s.present[es[i].path] = true
+		}
+		if isDir[i] {
+			s.Dirs = append(s.Dirs, s.abs(es[i].path))
+		}
+	}
+	slices.Sort(s.Dirs)
+	return s, true
+}
+
+// abs is a path as recorded, made absolute.
+func (s *Rescan) abs(p string) string {
+	switch {
+	case filepath.IsAbs(p) || s.base == "":
+		return p
+	case p == ".":
+		return s.base
+	}
+	return s.base + "/" + p
+}
+
+// Has reports whether the record holds path (absolute) as present: a
+// directory's settings and ignore files, which the run looked for by name.
+func (s *Rescan) Has(path string) bool { return s.present[relativeTo(s.base, path)] }
+
+// Record starts the record of a run that began at began and takes the
+// rescanned input set: the same paths, with today's stamps.
+func (s *Rescan) Record(began time.Time) *Record {
+	r := New(began)
+	r.Grow(len(s.entries))
+	for _, e := range s.entries {
+		e.path = s.abs(e.path)
+		r.add(e)
+	}
+	return r
+}
+
+// fileInfo is an input's stat, as os.Stat gives it (Sys is the
+// *syscall.Stat_t the caches' stamps read).
+type fileInfo struct {
+	name string
+	st   syscall.Stat_t
+}
+
+func (f *fileInfo) Name() string       { return f.name }
+func (f *fileInfo) Size() int64        { return f.st.Size }
+func (f *fileInfo) Mode() fs.FileMode  { return fs.FileMode(f.st.Mode & 0o777) }
+func (f *fileInfo) ModTime() time.Time { return time.Unix(f.st.Mtim.Sec, f.st.Mtim.Nsec) }
+func (f *fileInfo) IsDir() bool        { return false }
+func (f *fileInfo) Sys() any           { return &f.st }
