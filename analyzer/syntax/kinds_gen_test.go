@@ -45,25 +45,10 @@ func TestKindsGen(t *testing.T) {
 		b.WriteString(")\n")
 	}
 	canon, flags := symbolTables()
-	b.WriteString("\n// canonicalSymbols maps every grammar symbol to its Kind, and\n// symbolFlagsTable holds the flags that follow from a symbol alone\n// (symbolTables).\nvar canonicalSymbols = [...]Kind{")
-	for i, k := range canon {
-		if i%16 == 0 {
-			b.WriteString("\n\t")
-		} else {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(&b, "%d,", k)
-	}
-	b.WriteString("\n}\n\nvar symbolFlagsTable = [...]uint8{")
-	for i, f := range flags {
-		if i%32 == 0 {
-			b.WriteString("\n\t")
-		} else {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(&b, "%d,", f)
-	}
-	b.WriteString("\n}\n")
+	b.WriteString("\n// canonicalSymbols maps every grammar symbol to its Kind, and\n// symbolFlagsTable holds the flags that follow from a symbol alone\n// (symbolTables).\n")
+	writeTable(&b, "canonicalSymbols", "Kind", canon, 16)
+	b.WriteString("\n")
+	writeTable(&b, "symbolFlagsTable", "uint8", flags, 32)
 	const path = "kinds_gen.go"
 	if *updateKinds {
 		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
@@ -74,6 +59,20 @@ func TestKindsGen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, normalizeSpace(b.String()), normalizeSpace(string(got)),
 		"kinds_gen.go is not the grammar's: go test ./analyzer/syntax -run TestKindsGen -update-kinds && gofmt -w analyzer/syntax/kinds_gen.go")
+}
+
+// writeTable writes an array variable of values, perLine to a line.
+func writeTable[T Kind | uint8](b *strings.Builder, name, typ string, values []T, perLine int) {
+	fmt.Fprintf(b, "var %s = [...]%s{", name, typ)
+	for i, v := range values {
+		if i%perLine == 0 {
+			b.WriteString("\n\t")
+		} else {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(b, "%d,", v)
+	}
+	b.WriteString("\n}\n")
 }
 
 // normalizeSpace drops the alignment gofmt adds.

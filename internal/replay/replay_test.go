@@ -132,6 +132,25 @@ func decodeAll(t *testing.T, r *Record) []entry {
 	return es
 }
 
+// pyFiles writes n Python files, and returns them and a function that
+// records them as a run does and encodes the record.
+func pyFiles(t *testing.T, n int) (files []string, record func() []byte) {
+	dir := t.TempDir()
+	for i := range n {
+		f := filepath.Join(dir, fmt.Sprintf("m%03d.py", i))
+		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
+		files = append(files, f)
+	}
+	time.Sleep(20 * time.Millisecond)
+	return files, func() []byte {
+		rec := New(time.Now())
+		for _, f := range files {
+			require.True(t, rec.AddNow(f))
+		}
+		return rec.Encode()
+	}
+}
+
 // Holds reads the first entries one by one and the rest with workers: a
 // change is seen wherever its entry falls, and the output and stamps
 // encoded ahead (EncodeStamps) give the same record as Encode alone.
@@ -140,21 +159,7 @@ func TestHoldsSeesAChangeAnywhere(t *testing.T) {
 		t.Skip("runs are recorded on Linux only")
 	}
 	stamptest.TrustRecent(t)
-	dir := t.TempDir()
-	var files []string
-	for i := range 3 * firstAlone {
-		f := filepath.Join(dir, fmt.Sprintf("m%02d.py", i))
-		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
-		files = append(files, f)
-	}
-	time.Sleep(20 * time.Millisecond)
-	record := func() []byte {
-		rec := New(time.Now())
-		for _, f := range files {
-			require.True(t, rec.AddNow(f))
-		}
-		return rec.Encode()
-	}
+	files, record := pyFiles(t, 3*firstAlone)
 	rec := New(time.Now())
 	for _, f := range files {
 		require.True(t, rec.AddNow(f))
@@ -192,21 +197,7 @@ func TestHoldsSeesAChangeInEveryChunk(t *testing.T) {
 		t.Skip("runs are recorded on Linux only")
 	}
 	stamptest.TrustRecent(t)
-	dir := t.TempDir()
-	var files []string
-	for i := range firstAlone + 2*chunkSize + 5 {
-		f := filepath.Join(dir, fmt.Sprintf("m%03d.py", i))
-		require.NoError(t, os.WriteFile(f, []byte("x = 1\n"), 0o644))
-		files = append(files, f)
-	}
-	time.Sleep(20 * time.Millisecond)
-	record := func() []byte {
-		rec := New(time.Now())
-		for _, f := range files {
-			require.True(t, rec.AddNow(f))
-		}
-		return rec.Encode()
-	}
+	files, record := pyFiles(t, firstAlone+2*chunkSize+5)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, procs := range []int{1, 2, 3, 16} {
 		runtime.GOMAXPROCS(procs)
