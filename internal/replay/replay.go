@@ -140,9 +140,9 @@ const magic = "sglint replay 4\n"
 
 // The encoding: magic, the time the run began, the base directory, the
 // number of entries, the entries (paths under the base relative to it,
-// the others absolute), then the exit status and the output. The entries come first so
-// that they can be encoded while the run goes on (EncodeStamps), and the
-// output appended when it ends.
+// the others absolute), then the exit status and the output. The entries
+// come first so that they can be encoded while the run goes on
+// (EncodeStamps), and the output appended when it ends.
 
 // EncodeStamps encodes the entries now, so that Encode only appends the
 // output: a run calls it in the background, before its end.
@@ -326,7 +326,7 @@ func baseOf(es []entry) string {
 		if !found {
 			base, found = p[:strings.LastIndexByte(p, '/')], true
 		}
-		for base != "" && !strings.HasPrefix(p, base+"/") {
+		for base != "" && !(len(p) > len(base) && p[len(base)] == '/' && strings.HasPrefix(p, base)) {
 			base = base[:strings.LastIndexByte(base, '/')]
 		}
 	}
@@ -355,16 +355,22 @@ const firstAlone = 8
 
 // holds reports whether e's path still has its stamp.
 func (r *Record) holds(e *entry, st *stamp.Statter) bool {
+	ok, _ := r.holdsDir(e, st)
+	return ok
+}
+
+// holdsDir is holds, and whether the path is a directory now.
+func (r *Record) holdsDir(e *entry, st *stamp.Statter) (holds, isDir bool) {
 	got, exists, isDir, ok := st.Path(e.path)
 	switch {
 	case !ok:
-		return false
+		return false, false
 	case e.kind == mustBeMissing:
-		return !exists
+		return !exists, isDir
 	case e.kind == mustBeDir:
-		return isDir
+		return isDir, isDir
 	}
-	return exists && got == e.stamp && got.Older(r.Began)
+	return exists && got == e.stamp && got.Older(r.Began), isDir
 }
 
 // Len is the number of paths recorded.

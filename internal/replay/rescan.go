@@ -88,10 +88,7 @@ func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
 					e.stamp, found[k-1] = stamp.OfStat(&fi.st), true
 					continue
 				}
-				got, exists, dir, ok := st.Path(e.path)
-				holds := ok && (e.kind == mustBeMissing && !exists ||
-					e.kind == mustBeDir && dir ||
-					e.kind == mustMatch && exists && got == e.stamp && got.Older(r.Began))
+				holds, dir := r.holdsDir(e, &st)
 				if !holds {
 					failed.Store(true)
 					return
