@@ -167,7 +167,7 @@ func (rp *replayer) rescanned(store *cache.Store, resolver *config.Resolver) *in
 		s.add(checker.Input{Path: in.Path, Abs: in.Abs, Report: in.Report, Named: in.Named, Info: in.Info})
 	}
 	for _, dir := range rs.Dirs { // parents first: a child's lookup climbs to them
-		resolver.ForListedDir(dir, func(name string) bool { return rs.Has(filepath.Join(dir, name)) })
+		resolver.ForListedDir(dir, func(name string) bool { return rs.Has(dir, name) })
 	}
 	rp.rescan = rs
 	rescans.Add(1)

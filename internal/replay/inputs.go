@@ -27,7 +27,7 @@ type Input struct {
 	Info   fs.FileInfo
 }
 
-const inputsMagic = "sglint inputs 1\n"
+const inputsMagic = "sglint inputs 2\n"
 
 const (
 	inputReport = 1 << iota
@@ -39,22 +39,29 @@ const (
 // EncodeInputs encodes the input set of the run r records, once its
 // stamps are encoded (EncodeStamps): the time the run began and the
 // record's base, which tie the two together, the module root, a display
-// prefix, then each input's flags, its path as the record holds it and,
-// when the prefix does not give it, its path as shown. Nil when r has no
-// encoded stamps.
+// prefix, then for each input the index of its path among the record's
+// entries, its flags and, when the prefix does not give it, its path as
+// shown. Nil when r has no encoded stamps or does not hold an input.
 func (r *Record) EncodeInputs(root string, ins []Input) []byte {
 	if r.stamps == "" {
 		return nil
+	}
+	at := make(map[string]int, r.n) // path as recorded -> entry index
+	d := binrec.Reader{S: r.stamps}
+	for i := range r.n {
+		e, ok := decodeEntry(&d)
+		if !ok {
+			return nil
+		}
+		if e.kind == mustMatch {
+			at[e.path] = i
+		}
 	}
 	prefix := ""
 	if len(ins) > 0 {
 		prefix = shownPrefix(ins[0].Path, relativeTo(r.base, ins[0].Abs))
 	}
-	size := len(inputsMagic) + 32 + len(r.base) + len(root) + len(prefix)
-	for i := range ins {
-		size += 4 + len(ins[i].Abs)
-	}
-	out := make([]byte, 0, size)
+	out := make([]byte, 0, len(inputsMagic)+32+len(r.base)+len(root)+len(prefix)+4*len(ins))
 	out = append(out, inputsMagic...)
 	out = binary.LittleEndian.AppendUint64(out, uint64(r.Began))
 	out = binrec.AppendString(out, r.base)
@@ -64,6 +71,10 @@ func (r *Record) EncodeInputs(root string, ins []Input) []byte {
 	for i := range ins {
 		in := &ins[i]
 		rel := relativeTo(r.base, in.Abs)
+		idx, ok := at[rel]
+		if !ok {
+			return nil
+		}
 		var flags byte
 		if in.Report {
 			flags |= inputReport
@@ -78,8 +89,8 @@ func (r *Record) EncodeInputs(root string, ins []Input) []byte {
 		if shownUnder {
 			flags |= inputShownUnder
 		}
+		out = binary.AppendUvarint(out, uint64(idx))
 		out = append(out, flags)
-		out = binrec.AppendString(out, rel)
 		if !shownUnder {
 			out = binrec.AppendString(out, in.Path)
 		}
@@ -107,40 +118,44 @@ func isJoin(path, prefix, rel string) bool {
 		path[len(prefix)] == '/' && strings.HasSuffix(path, rel)
 }
 
-// decodeInputs reads what EncodeInputs wrote for r: the module root and
-// the inputs, with their paths as the record holds them (relative to its
-// base) in Abs; false if data is not the input set of r's run. The inputs
-// share data's memory, which must not change afterwards.
-func (r *Record) decodeInputs(data []byte) (root string, ins []Input, ok bool) {
-	s := unsafe.String(unsafe.SliceData(data), len(data)) // the inputs' paths point into data
+// decodeInputs reads what EncodeInputs wrote for r, whose entries are es:
+// the module root, the inputs, with their paths as the record holds them
+// (relative to its base) in Abs, and for each entry 1 + the index of its
+// input (0 for none); false if data is not the input set of r's run. The
+// inputs share data's memory, which must not change afterwards.
+func (r *Record) decodeInputs(data []byte, es []entry) (root string, ins []Input, inputOf []int32, ok bool) {
+	s := unsafe.String(unsafe.SliceData(data), len(data))
 	if !strings.HasPrefix(s, inputsMagic) {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	d := binrec.Reader{S: s, Off: len(inputsMagic)}
 	if int64(d.Uint64()) != r.Began || d.Str() != r.base {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	root = d.Str()
 	prefix := d.Str()
 	n := d.Uvarint()
-	if d.Bad || n > uint64(len(s)) {
-		return "", nil, false
+	if d.Bad || n > uint64(len(es)) {
+		return "", nil, nil, false
 	}
-	ins = make([]Input, n)
-	for i := range ins {
+	ins, inputOf = make([]Input, n), make([]int32, len(es))
+	for k := range ins {
+		idx := d.Uvarint()
 		flags := d.Byte()
-		rel := d.Str()
-		shown := ""
-		if flags&inputShownUnder != 0 {
-			shown = rel
-			if prefix != "" {
-				shown = prefix + "/" + rel
-			}
-		} else {
-			shown = d.Str()
+		if d.Bad || idx >= uint64(len(es)) || es[idx].kind != mustMatch || inputOf[idx] != 0 {
+			return "", nil, nil, false
 		}
-		ins[i] = Input{Path: shown, Abs: rel, Report: flags&inputReport != 0,
+		inputOf[idx] = int32(k + 1)
+		rel := es[idx].path
+		shown := rel
+		switch {
+		case flags&inputShownUnder == 0:
+			shown = d.Str()
+		case prefix != "":
+			shown = prefix + "/" + rel
+		}
+		ins[k] = Input{Path: shown, Abs: rel, Report: flags&inputReport != 0,
 			Named: flags&inputNamed != 0, Walked: flags&inputWalked != 0}
 	}
-	return root, ins, d.Done()
+	return root, ins, inputOf, d.Done()
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -28,8 +29,8 @@ type Rescan struct {
 	Dirs []string
 
 	base    string
-	entries []entry         // with today's stamps, paths as recorded
-	present map[string]bool // the paths recorded present, as recorded
+	entries []entry             // with today's stamps, paths as recorded
+	present map[string][]string // the other files recorded present, by directory as recorded
 }
 
 // Rescan stats every path r holds, as Holds does, and returns the input
@@ -42,20 +43,17 @@ func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
 	if r.stamps == "" || r.n == 0 {
 		return nil, false
 	}
-	root, ins, ok := r.decodeInputs(inputs)
-	if !ok {
-		return nil, false
-	}
 	es := make([]entry, r.n)
 	d := binrec.Reader{S: r.stamps}
 	for i := range es {
+		var ok bool
 		if es[i], ok = decodeEntry(&d); !ok {
 			return nil, false
 		}
 	}
-	inputAt := make(map[string]int, len(ins)) // path as recorded -> 1 + index in ins
-	for k := range ins {
-		inputAt[ins[k].Abs] = k + 1
+	root, ins, inputOf, ok := r.decodeInputs(inputs, es)
+	if !ok {
+		return nil, false
 	}
 	var dir *stamp.Dir
 	if r.base != "" {
@@ -67,11 +65,11 @@ func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
 	}
 	isDir := make([]bool, len(es))
 	infos := make([]fileInfo, len(ins))
-	found := make([]bool, len(ins))
 	var next atomic.Int32
 	var failed atomic.Bool
 	check := func() {
 		st := stamp.Statter{Dir: dir}
+		var raw syscall.Stat_t
 		for !failed.Load() {
 			lo := int(next.Add(chunkSize)) - chunkSize
 			if lo >= len(es) {
@@ -79,13 +77,13 @@ func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
 			}
 			for i := lo; i < min(lo+chunkSize, len(es)); i++ {
 				e := &es[i]
-				if k := inputAt[e.path]; k > 0 && e.kind == mustMatch {
-					fi := &infos[k-1]
-					if st.Stat(e.path, &fi.st) != nil || fi.st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+				if k := inputOf[i]; k > 0 {
+					if st.Stat(e.path, &raw) != nil || raw.Mode&syscall.S_IFMT != syscall.S_IFREG {
 						failed.Store(true)
 						return
 					}
-					e.stamp, found[k-1] = stamp.OfStat(&fi.st), true
+					e.stamp = stamp.OfStat(&raw)
+					infos[k-1] = fileInfo{stamp: e.stamp, perm: fs.FileMode(raw.Mode & 0o777)}
 					continue
 				}
 				holds, dir := r.holdsDir(e, &st)
@@ -103,20 +101,25 @@ func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
 	}
 	check()
 	wg.Wait()
-	if failed.Load() || slices.Contains(found, false) {
-		return nil, false // an input the record does not hold: not this run's set
+	if failed.Load() {
+		return nil, false
 	}
-	s := &Rescan{Root: root, Inputs: ins, base: r.base, entries: es, present: make(map[string]bool, len(es))}
+	s := &Rescan{Root: root, Inputs: ins, base: r.base, entries: es, present: map[string][]string{}}
 	for k := range ins {
 		infos[k].name = filepath.Base(ins[k].Abs)
 		ins[k].Info, ins[k].Abs = &infos[k], s.abs(ins[k].Abs)
 	}
 	for i := range es {
-		if es[i].kind == mustMatch {
-			s.present[es[i].path] = true
-		}
-		if isDir[i] {
+		switch {
+		case isDir[i]:
 			s.Dirs = append(s.Dirs, s.abs(es[i].path))
+		case es[i].kind == mustMatch && inputOf[i] == 0:
+			p := es[i].path
+			dir, name := ".", p
+			if j := strings.LastIndexByte(p, '/'); j >= 0 {
+				dir, name = p[:max(j, 1)], p[j+1:] // "/x" is in "/"
+			}
+			s.present[dir] = append(s.present[dir], name)
 		}
 	}
 	slices.Sort(s.Dirs)
@@ -134,9 +137,12 @@ func (s *Rescan) abs(p string) string {
 	return s.base + "/" + p
 }
 
-// Has reports whether the record holds path (absolute) as present: a
-// directory's settings and ignore files, which the run looked for by name.
-func (s *Rescan) Has(path string) bool { return s.present[relativeTo(s.base, path)] }
+// Has reports whether the record holds name in dir (absolute) as a file
+// present other than an input: a directory's settings and ignore files,
+// which the run looked for by name.
+func (s *Rescan) Has(dir, name string) bool {
+	return slices.Contains(s.present[relativeTo(s.base, dir)], name)
+}
 
 // Record starts the record of a run that began at began and takes the
 // rescanned input set: the same paths, with today's stamps.
@@ -150,16 +156,18 @@ func (s *Rescan) Record(began time.Time) *Record {
 	return r
 }
 
-// fileInfo is an input's stat, as os.Stat gives it (Sys is the
-// *syscall.Stat_t the caches' stamps read).
+// fileInfo is an input's stat: what the caches read of it is its stamp
+// (stamp.Of takes it from Stamp, not from a raw stat).
 type fileInfo struct {
-	name string
-	st   syscall.Stat_t
+	name  string
+	stamp stamp.Stamp
+	perm  fs.FileMode
 }
 
-func (f *fileInfo) Name() string       { return f.name }
-func (f *fileInfo) Size() int64        { return f.st.Size }
-func (f *fileInfo) Mode() fs.FileMode  { return fs.FileMode(f.st.Mode & 0o777) }
-func (f *fileInfo) ModTime() time.Time { return time.Unix(f.st.Mtim.Sec, f.st.Mtim.Nsec) }
-func (f *fileInfo) IsDir() bool        { return false }
-func (f *fileInfo) Sys() any           { return &f.st }
+func (f *fileInfo) Name() string               { return f.name }
+func (f *fileInfo) Size() int64                { return f.stamp.Size }
+func (f *fileInfo) Mode() fs.FileMode          { return f.perm }
+func (f *fileInfo) ModTime() time.Time         { return time.Unix(0, f.stamp.Mtime) }
+func (f *fileInfo) IsDir() bool                { return false }
+func (f *fileInfo) Sys() any                   { return nil }
+func (f *fileInfo) Stamp() (stamp.Stamp, bool) { return f.stamp, true }

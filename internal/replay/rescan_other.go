@@ -16,7 +16,7 @@ type Rescan struct {
 func (r *Record) Rescan(inputs []byte) (*Rescan, bool) { return nil, false }
 
 // Has reports nothing here.
-func (s *Rescan) Has(path string) bool { return false }
+func (s *Rescan) Has(dir, name string) bool { return false }
 
 // Record is never called here.
 func (s *Rescan) Record(began time.Time) *Record { return New(began) }

@@ -60,8 +60,10 @@ func TestRescan(t *testing.T) {
 	assert.Equal(t, Input{Path: "proj/pkg/a.py", Abs: a, Report: true, Walked: true}, Input{Path: got.Path, Abs: got.Abs, Report: got.Report, Named: got.Named, Walked: got.Walked})
 	got = rs.Inputs[1]
 	assert.Equal(t, Input{Path: "b-by-name.py", Abs: filepath.Join(dir, "pkg", "b.py"), Named: true}, Input{Path: got.Path, Abs: got.Abs, Report: got.Report, Named: got.Named, Walked: got.Walked})
-	assert.True(t, rs.Has(filepath.Join(dir, "pyproject.toml")))
-	assert.False(t, rs.Has(filepath.Join(dir, "missing.toml")))
+	assert.True(t, rs.Has(dir, "pyproject.toml"))
+	assert.False(t, rs.Has(dir, "missing.toml"))
+	assert.False(t, rs.Has(filepath.Join(dir, "pkg"), "a.py"), "an input")
+	assert.False(t, rs.Has(filepath.Join(dir, "pkg"), "pyproject.toml"))
 	want, _, _, _ := stamp.Path(a)
 	st, ok := stamp.Of(rs.Inputs[0].Info)
 	require.True(t, ok)

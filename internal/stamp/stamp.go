@@ -40,10 +40,21 @@ func (s Stamp) Older(recorded int64) bool {
 }
 
 // Of reads a stamp from what os.Stat or os.Lstat returned (or discovery's
-// FileInfo); false when info holds none.
+// FileInfo, or one that knows its stamp: Stamped); false when info holds
+// none.
 func Of(info fs.FileInfo) (Stamp, bool) {
 	if info == nil {
 		return Stamp{}, false
 	}
+	if s, ok := info.(Stamped); ok {
+		return s.Stamp()
+	}
 	return of(info)
+}
+
+// Stamped is a FileInfo that carries its stamp rather than a raw stat (the
+// replay's rescan keeps no more of a file than that).
+type Stamped interface {
+	fs.FileInfo
+	Stamp() (Stamp, bool)
 }
