@@ -101,13 +101,18 @@ func (r *Resolver) forDir(dir string, listed func(name string) bool) *Config {
 // first, then a pyproject.toml that has [tool.sglint]. listed, when not
 // nil, rules out the names dir does not hold without a stat.
 func (r *Resolver) own(dir string, listed func(name string) bool) *Config {
-	present := func(name string) bool {
-		return (listed == nil || listed(name)) && isFile(filepath.Join(dir, name))
+	// A name is joined to dir only if the listing has it: a walk asks this
+	// of every directory, and most hold neither.
+	present := func(name string) (string, bool) {
+		if listed != nil && !listed(name) {
+			return "", false
+		}
+		file := filepath.Join(dir, name)
+		return file, isFile(file)
 	}
-	file := filepath.Join(dir, StandaloneName)
-	if !present(StandaloneName) {
-		file = filepath.Join(dir, PyprojectName)
-		if !present(PyprojectName) {
+	file, ok := present(StandaloneName)
+	if !ok {
+		if file, ok = present(PyprojectName); !ok {
 			return nil
 		}
 		has, err := hasToolTable(displayPath(file))

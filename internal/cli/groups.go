@@ -59,25 +59,27 @@ func groupInputs(set *inputSet, res *config.Resolver, all []*analyzer.Rule, cli 
 	gs := &grouping{configOf: make(map[string]*config.Config, len(set.inputs))}
 	byKey := map[string]*group{}
 	keyOf := map[*config.Config]string{}
-	// Files come directory by directory: one lookup per directory.
-	lastDir, lastCfg := "", (*config.Config)(nil)
+	// One lookup per directory: a walk gives a directory's files on either
+	// side of its subdirectories', so the last one is not enough.
+	byDir := map[string]*config.Config{}
 	for _, in := range set.inputs {
 		if !in.Report {
 			continue
 		}
-		cfg := res.ForDir(".") // standard input without a name
+		var cfg *config.Config
 		switch {
 		case in.Abs != "":
 			// in.Abs is clean: its directory is what precedes the last
 			// separator (filepath.Dir would clean it again, per file).
-			if dir := in.Abs[:max(strings.LastIndexByte(in.Abs, filepath.Separator), 0)]; dir == lastDir && lastCfg != nil {
-				cfg = lastCfg
-			} else {
+			dir := in.Abs[:max(strings.LastIndexByte(in.Abs, filepath.Separator), 0)]
+			if cfg = byDir[dir]; cfg == nil {
 				cfg = res.ForFile(in.Abs)
-				lastDir, lastCfg = dir, cfg
+				byDir[dir] = cfg
 			}
 		case o.stdinFilename != "":
 			cfg = res.ForFile(o.stdinFilename)
+		default:
+			cfg = res.ForDir(".") // standard input without a name
 		}
 		gs.configOf[in.Path] = cfg
 		key, seen := keyOf[cfg]
