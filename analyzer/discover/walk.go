@@ -15,7 +15,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// walker holds the state of one Find call.
 // step is an entry of a directory that the walk goes on with: a
 // subdirectory, or a Python file.
 type step struct {
@@ -26,6 +25,7 @@ type step struct {
 	err      error
 }
 
+// walker holds the state of one Find call.
 type walker struct {
 	opts     Options
 	cwd      string
