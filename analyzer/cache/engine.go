@@ -42,27 +42,19 @@ func computeEngineID() (string, error) {
 	head := make([]byte, 4<<10, 64<<10)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
-	if id := elfBuildID(head); id != nil {
-		sum := sha256.Sum256(id)
-		return hex.EncodeToString(sum[:8]), nil
-	}
-	if n == 4<<10 {
-		m, _ := io.ReadFull(f, head[n:cap(head)])
-		head = head[:n+m]
-	}
-	if id := elfBuildID(head); id != nil {
-		sum := sha256.Sum256(id)
-		return hex.EncodeToString(sum[:8]), nil
-	}
-	// Other formats carry `\xff Go build ID: "…"\n \xff` near the start of
-	// the text.
-	const prefix, suffix = "\xff Go build ID: \"", "\"\n \xff"
-	if i := bytes.Index(head, []byte(prefix)); i >= 0 {
-		rest := head[i+len(prefix):]
-		if j := bytes.Index(rest, []byte(suffix)); j > 0 {
-			sum := sha256.Sum256(rest[:j])
-			return hex.EncodeToString(sum[:8]), nil
+	id := elfBuildID(head)
+	if id == nil {
+		if n == 4<<10 {
+			m, _ := io.ReadFull(f, head[n:cap(head)])
+			head = head[:n+m]
 		}
+		if id = elfBuildID(head); id == nil {
+			id = goBuildID(head)
+		}
+	}
+	if id != nil {
+		sum := sha256.Sum256(id)
+		return hex.EncodeToString(sum[:8]), nil
 	}
 	h := sha256.New()
 	h.Write(head)
@@ -70,6 +62,19 @@ func computeEngineID() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil
+}
+
+// goBuildID finds the build ID other formats than ELF carry near the start
+// of the text, as `\xff Go build ID: "…"\n \xff`; nil without one.
+func goBuildID(head []byte) []byte {
+	const prefix, suffix = "\xff Go build ID: \"", "\"\n \xff"
+	if i := bytes.Index(head, []byte(prefix)); i >= 0 {
+		rest := head[i+len(prefix):]
+		if j := bytes.Index(rest, []byte(suffix)); j > 0 {
+			return rest[:j]
+		}
+	}
+	return nil
 }
 
 // elfBuildID finds the Go build ID note in head, the start of an ELF
