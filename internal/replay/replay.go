@@ -241,12 +241,11 @@ func (r *Record) Holds() bool {
 	if r.n == 0 {
 		return false
 	}
-	var dir *stamp.Dir
-	if r.base != "" {
-		var err error
-		if dir, err = stamp.OpenDir(r.base); err != nil {
-			return false // it was a directory the run listed
-		}
+	dir, ok := r.openBase()
+	if !ok {
+		return false // it was a directory the run listed
+	}
+	if dir != nil {
 		defer dir.Close()
 	}
 	d := binrec.Reader{S: r.stamps}
@@ -264,14 +263,8 @@ func (r *Record) Holds() bool {
 	if rest == 0 {
 		return true
 	}
-	// As many workers as the CPUs the runtime uses, this goroutine one of
-	// them: the stats are short, and more goroutines only cost threads.
-	// They take the entries in chunks, read where they are encoded (a
-	// pass over their lengths finds where each chunk starts), so that none
-	// is copied out; taken as each worker comes for more, not split ahead,
-	// since a second worker may start a millisecond late here and a worker
-	// lose its CPU for as long. The first difference stops them all (an
-	// edit run would pay for the rest).
+	// The rest in chunks, read where they are encoded (a pass over their
+	// lengths finds where each chunk starts), so that none is copied out.
 	chunks := make([]int, 0, rest/chunkSize+2) // offsets in r.stamps
 	for i := range rest {
 		if i%chunkSize == 0 {
@@ -283,32 +276,57 @@ func (r *Record) Holds() bool {
 		}
 	}
 	chunks = append(chunks, d.Off)
+	return inChunks(len(chunks)-1, dir, func(c int, st *stamp.Statter) bool {
+		d := binrec.Reader{S: r.stamps[:chunks[c+1]], Off: chunks[c]}
+		for d.Off < len(d.S) {
+			e, ok := decodeEntry(&d)
+			if !ok || !r.holds(&e, st) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// openBase opens the record's base directory, which its relative paths
+// are stat'ed from: nil and true for a record without one, false when it
+// cannot be opened.
+func (r *Record) openBase() (*stamp.Dir, bool) {
+	if r.base == "" {
+		return nil, true
+	}
+	dir, err := stamp.OpenDir(r.base)
+	return dir, err == nil
+}
+
+// inChunks runs check on chunks 0 to n-1, each worker with a statter of
+// its own from dir, and reports whether every chunk passed. There are as
+// many workers as the CPUs the runtime uses, this goroutine one of them:
+// the stats are short, and more goroutines only cost threads. They take
+// the chunks as each comes for more, not split ahead, since a second
+// worker may start a millisecond late here and a worker lose its CPU for
+// as long. The first chunk refused stops them all (an edit run would pay
+// for the rest).
+func inChunks(n int, dir *stamp.Dir, check func(c int, st *stamp.Statter) bool) bool {
 	var next atomic.Int32
 	var failed atomic.Bool
-	check := func(st *stamp.Statter) {
+	work := func() {
+		st := stamp.Statter{Dir: dir}
 		for !failed.Load() {
 			c := int(next.Add(1)) - 1
-			if c >= len(chunks)-1 {
+			if c >= n {
 				return
 			}
-			d := binrec.Reader{S: r.stamps[:chunks[c+1]], Off: chunks[c]}
-			for d.Off < len(d.S) {
-				e, ok := decodeEntry(&d)
-				if !ok || !r.holds(&e, st) {
-					failed.Store(true)
-					return
-				}
+			if !check(c, &st) {
+				failed.Store(true)
 			}
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(chunks)-1) - 1 {
-		wg.Go(func() {
-			st := stamp.Statter{Dir: dir}
-			check(&st)
-		})
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
+		wg.Go(work)
 	}
-	check(&st)
+	work()
 	wg.Wait()
 	return !failed.Load()
 }
@@ -334,7 +352,8 @@ func baseOf(es []entry) string {
 }
 
 // relativeTo is path relative to base when it is under it ("." for base
-// itself), path unchanged otherwise.
+// itself), path unchanged otherwise: relpath.Inside's test, for the clean
+// absolute paths of a record and without allocating (it runs per entry).
 func relativeTo(base, path string) string {
 	switch {
 	case base == "":

@@ -5,11 +5,8 @@ package replay
 import (
 	"io/fs"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -55,53 +52,36 @@ func (r *Record) Rescan(inputs []byte) (*Rescan, bool) {
 	if !ok {
 		return nil, false
 	}
-	var dir *stamp.Dir
-	if r.base != "" {
-		var err error
-		if dir, err = stamp.OpenDir(r.base); err != nil {
-			return nil, false
-		}
+	dir, ok := r.openBase()
+	if !ok {
+		return nil, false
+	}
+	if dir != nil {
 		defer dir.Close()
 	}
 	isDir := make([]bool, len(es))
 	infos := make([]fileInfo, len(ins))
-	var next atomic.Int32
-	var failed atomic.Bool
-	check := func() {
-		st := stamp.Statter{Dir: dir}
+	held := inChunks((len(es)+chunkSize-1)/chunkSize, dir, func(c int, st *stamp.Statter) bool {
 		var raw syscall.Stat_t
-		for !failed.Load() {
-			lo := int(next.Add(chunkSize)) - chunkSize
-			if lo >= len(es) {
-				return
-			}
-			for i := lo; i < min(lo+chunkSize, len(es)); i++ {
-				e := &es[i]
-				if k := inputOf[i]; k > 0 {
-					if st.Stat(e.path, &raw) != nil || raw.Mode&syscall.S_IFMT != syscall.S_IFREG {
-						failed.Store(true)
-						return
-					}
-					e.stamp = stamp.OfStat(&raw)
-					infos[k-1] = fileInfo{stamp: e.stamp, perm: fs.FileMode(raw.Mode & 0o777)}
-					continue
+		for i := c * chunkSize; i < min((c+1)*chunkSize, len(es)); i++ {
+			e := &es[i]
+			if k := inputOf[i]; k > 0 {
+				if st.Stat(e.path, &raw) != nil || raw.Mode&syscall.S_IFMT != syscall.S_IFREG {
+					return false
 				}
-				holds, dir := r.holdsDir(e, &st)
-				if !holds {
-					failed.Store(true)
-					return
-				}
-				isDir[i] = dir && e.kind == mustMatch
+				e.stamp = stamp.OfStat(&raw)
+				infos[k-1] = fileInfo{stamp: e.stamp, perm: fs.FileMode(raw.Mode & 0o777)}
+				continue
 			}
+			holds, dir := r.holdsDir(e, st)
+			if !holds {
+				return false
+			}
+			isDir[i] = dir && e.kind == mustMatch
 		}
-	}
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), (len(es)+chunkSize-1)/chunkSize) - 1 {
-		wg.Go(check)
-	}
-	check()
-	wg.Wait()
-	if failed.Load() {
+		return true
+	})
+	if !held {
 		return nil, false
 	}
 	s := &Rescan{Root: root, Inputs: ins, base: r.base, entries: es, present: map[string][]string{}}
