@@ -45,8 +45,7 @@ func (s *inputSet) onDisk(path string) (string, os.FileInfo) {
 // symbolic links); "-" reads one file from standard input, shown as
 // stdinName when set. Problems with Warning set do not fail the run.
 func findInputs(paths []string, root string, opts discover.Options, stdin io.Reader, stdinName string) *inputSet {
-	s := &inputSet{reported: map[string]bool{}, context: map[string]bool{}, explicit: map[string]bool{},
-		walked: map[string]int{}}
+	s := newInputSet(0)
 	var onDisk []string
 	var stdinAbs string
 	for _, p := range paths {
@@ -104,6 +103,12 @@ func projectRoot(paths []string, stdinName string) string {
 		rootPaths = []string{"."}
 	}
 	return discover.ProjectRoot(rootPaths)
+}
+
+// newInputSet returns an empty set with room for n inputs.
+func newInputSet(n int) *inputSet {
+	return &inputSet{inputs: make([]checker.Input, 0, n), reported: make(map[string]bool, n),
+		context: map[string]bool{}, explicit: map[string]bool{}, walked: make(map[string]int, n)}
 }
 
 func (s *inputSet) add(in checker.Input) {

@@ -154,9 +154,8 @@ func (rp *replayer) rescanned(store *cache.Store, resolver *config.Resolver) *in
 	if !ok {
 		return nil
 	}
-	s := &inputSet{root: rs.Root, inputs: make([]checker.Input, 0, len(rs.Inputs)),
-		reported: make(map[string]bool, len(rs.Inputs)), context: map[string]bool{}, explicit: map[string]bool{},
-		walked: make(map[string]int, len(rs.Inputs))}
+	s := newInputSet(len(rs.Inputs))
+	s.root = rs.Root
 	for _, in := range rs.Inputs {
 		if in.Walked {
 			s.walked[in.Path] = len(s.inputs)
