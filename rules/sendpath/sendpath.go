@@ -136,7 +136,12 @@ type Entry struct {
 // for concurrent reads.
 type Reach struct {
 	Project *analyzer.Project
-	reached
+	ix      *pymodel.Index
+	entries []Entry
+	entryOf map[pymodel.FuncRef]int // index into entries
+	reach   *pymodel.Reach          // from the outermost entries
+	files   []*analyzer.File        // by index file number
+	scope   *Scope
 }
 
 // Paths is the send-path view of one project: its Reach, with the guard
@@ -151,16 +156,6 @@ type Paths struct {
 	// Analyses under the entry facts of one call chain (see Escapes).
 	pushMu sync.Mutex
 	pushed map[pushKey]*facts.Result
-}
-
-// reached is what ReachOf computes (build).
-type reached struct {
-	ix      *pymodel.Index
-	entries []Entry
-	entryOf map[pymodel.FuncRef]int // index into entries
-	reach   *pymodel.Reach          // from the outermost entries
-	files   []*analyzer.File        // by index file number
-	scope   *Scope
 }
 
 // OfProject returns the send paths of a project under cfg, computed once
@@ -190,7 +185,7 @@ func ReachOf(proj *analyzer.Project, cfg Config) *Reach {
 }
 
 func build(proj *analyzer.Project, cfg Config) *Reach {
-	p := &Reach{Project: proj, reached: reached{ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}}
+	p := &Reach{Project: proj, ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}
 	ix := p.ix
 	if ix == nil {
 		ix = pymodel.NewIndex(nil)
