@@ -120,20 +120,31 @@ func summaryDigest(s *pymodel.Summary) [16]byte {
 // digestOf is the first 16 bytes of the SHA-256 of *v's encoding; zero if
 // it cannot be encoded (a miss: see checkPlan).
 func digestOf[T any](v *T) [16]byte {
-	bp := encodeBufs.Get().(*[]byte)
-	defer encodeBufs.Put(bp)
-	buf, err := cache.Marshal((*bp)[:0], v)
-	*bp = buf[:0]
-	if err != nil {
-		return [16]byte{}
-	}
-	sum := sha256.Sum256(buf)
-	return [16]byte(sum[:16])
+	var digest [16]byte
+	encodeScratch(v, func(b []byte) {
+		sum := sha256.Sum256(b)
+		digest = [16]byte(sum[:16])
+	})
+	return digest
 }
 
-// encodeBufs are scratch buffers for encodings that are hashed or copied
-// out: a run digests a summary or a pre-scan per input it loads, and an
-// encoding grown from nothing leaves two to three times its size behind.
+// encodeScratch encodes v (a pointer, as cache.Marshal takes it) into a
+// pooled scratch buffer and hands the encoding to use, which must not keep
+// it (a copy, to keep it); false if v cannot be encoded. A run digests a
+// summary or a pre-scan per input it loads, and an encoding grown from
+// nothing leaves two to three times its size behind.
+func encodeScratch(v any, use func(b []byte)) bool {
+	bp := encodeBufs.Get().(*[]byte)
+	defer encodeBufs.Put(bp)
+	b, err := cache.Marshal((*bp)[:0], v)
+	*bp = b[:0]
+	if err != nil {
+		return false
+	}
+	use(b)
+	return true
+}
+
 var encodeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 // newPlan records the selection a full demand-driven run made (phase 0

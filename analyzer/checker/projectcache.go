@@ -63,13 +63,9 @@ func (rc *runCache) saveRecord(name string, v any) {
 	if rc.readOnly {
 		return
 	}
-	bp := encodeBufs.Get().(*[]byte)
-	defer encodeBufs.Put(bp)
-	out, err := cache.Marshal((*bp)[:0], v)
-	*bp = out[:0]
-	if err == nil {
-		rc.store.PutLater(rc.recordKey(name), bytes.Clone(out)) // exact size: held until written
-	}
+	encodeScratch(v, func(b []byte) {
+		rc.store.PutLater(rc.recordKey(name), bytes.Clone(b)) // exact size: held until written
+	})
 }
 
 // loadProjectFindings returns the findings recorded for the project key,
