@@ -18,6 +18,14 @@ type Catch struct {
 	// ExitsAlways: every path through the body ends the process
 	// (ExitsProcess); RaisesAlways is then true as well.
 	ExitsAlways bool
+	// LeavesAlways: every path through the body raises, ends the process
+	// or returns: after it the function is left, and a loop around the try
+	// in that function does not go on.
+	LeavesAlways bool
+	// BreaksAlways: every path raises, ends the process, returns or
+	// breaks out of the innermost loop around the try (LeavesAlways, or
+	// some path breaks).
+	BreaksAlways bool
 }
 
 // Handler returns the innermost except clause that catches an exception of
@@ -75,7 +83,9 @@ func walkHandlers(t *syntax.Tree, n syntax.NodeID, exc string, yield func(Catch)
 				}
 				o := outcomeOf(t, blockOf(t, c))
 				x := Catch{Try: p, Clause: c, RaisesAlways: o != 0 && o&^(raises|exits) == 0,
-					RaisesSome: o&(raises|exits) != 0, ExitsAlways: o == exits}
+					RaisesSome: o&(raises|exits) != 0, ExitsAlways: o == exits,
+					LeavesAlways: o != 0 && o&^(raises|exits|returns) == 0,
+					BreaksAlways: o != 0 && o&^(raises|exits|returns|breaks) == 0}
 				if !yield(x) {
 					return
 				}

@@ -252,3 +252,33 @@ func TestHandlerExitsAlways(t *testing.T) {
 		assert.Equal(t, want, c.ExitsAlways, src)
 	}
 }
+
+// LeavesAlways and BreaksAlways: what a loop around the try does after the
+// handler ran. A handler that logs and goes on, or continues, keeps the
+// loop; one that returns leaves it with the function; one that breaks
+// leaves only the innermost loop.
+func TestHandlerLeavesLoop(t *testing.T) {
+	for _, tc := range []struct {
+		body           []string // the handler's lines, indented from the except
+		leaves, breaks bool
+	}{
+		{[]string{"log(e)"}, false, false},
+		{[]string{"log(e)", "continue"}, false, false},
+		{[]string{"log(e)", "return"}, true, true},
+		{[]string{"raise RuntimeError(e)"}, true, true},
+		{[]string{"break"}, false, true},
+		{[]string{"if a:", "    break", "return"}, false, true},
+		{[]string{"if a:", "    continue", "return"}, false, false},
+		{[]string{"os._exit(1)"}, true, true},
+	} {
+		src := "def f(q, t):\n    while True:\n        try:\n            v = t[q.get()]\n        except Exception as e:\n"
+		for _, l := range tc.body {
+			src += "            " + l + "\n"
+		}
+		tree := syntaxtest.Parse(t, src)
+		c, ok := Handler(tree, findText(t, tree, "t[q.get()]"), "KeyError")
+		require.True(t, ok, src)
+		assert.Equal(t, tc.leaves, c.LeavesAlways, "LeavesAlways\n%s", src)
+		assert.Equal(t, tc.breaks, c.BreaksAlways, "BreaksAlways\n%s", src)
+	}
+}

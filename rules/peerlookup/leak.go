@@ -23,6 +23,9 @@ type leak struct {
 	// exits: the reraise handler ends the process (`os._exit(1)`) rather
 	// than raising.
 	exits bool
+	// leavesLoop: outsideLoop is a handler inside the request loop that
+	// returns or breaks out of it.
+	leavesLoop bool
 }
 
 // leakOf returns how a KeyError raised by subscript sub in fn leaves the
@@ -72,8 +75,14 @@ func direct(paths *sendpath.Paths, e sendpath.Entry, sub syntax.NodeID) *leak {
 			continue
 		}
 		// Not Handled, yet it does not always raise: a thread's handler
-		// outside its request loop.
-		r := analyzer.RelatedAt(f, h.Clause, "this handler runs only after the request loop is left")
+		// outside its request loop, or one that leaves it.
+		msg := "this handler runs only after the request loop is left"
+		if h.LeavesAlways || h.BreaksAlways {
+			if def := paths.Index().Func(e.Func).Def; paths.InsideLoop(f.Tree(), h.Try, def) {
+				msg, l.leavesLoop = "this handler leaves the request loop", true
+			}
+		}
+		r := analyzer.RelatedAt(f, h.Clause, msg)
 		l.outsideLoop = &r
 		break
 	}

@@ -111,12 +111,20 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, sub syntax.NodeID,
 		fate = fmt.Sprintf("the handler at line %d ends the process, so one missing key stops every transfer of %s `%s`, not just this request", l.reraise.Line, l.entry.Kind, entryName)
 	case l.entry.Kind == sendpath.Thread && l.reraise != nil:
 		fate = fmt.Sprintf("the handler at line %d raises again, so the error ends transfer thread `%s` and every request queued on it stalls", l.reraise.Line, entryName)
+	case l.entry.Kind == sendpath.Thread && l.outsideLoop != nil && l.leavesLoop:
+		fate = fmt.Sprintf("the handler at line %d leaves the request loop, so transfer thread `%s` returns and every request queued on it stalls", l.outsideLoop.Line, entryName)
 	case l.entry.Kind == sendpath.Thread && l.outsideLoop != nil:
 		fate = fmt.Sprintf("the handler at line %d catches it only after leaving the request loop, so transfer thread `%s` returns and every request queued on it stalls", l.outsideLoop.Line, entryName)
 	case l.entry.Kind == sendpath.Thread:
 		fate = fmt.Sprintf("no handler catches it, so it ends transfer thread `%s` and every request queued on it stalls", entryName)
 	case l.entry.Kind == sendpath.Executor:
 		fate = sendpath.UnreadFuture(entryName, "it")
+	case l.entry.Kind == sendpath.Handler:
+		fate = fmt.Sprintf("no handler answers this request with an error, so it escapes request handler `%s`: the server answers 500 and logs a traceback, where the peer asking needs a 404 or 503 it can act on", entryName)
+	case l.entry.Kind == sendpath.Scheduler && l.reraise != nil:
+		fate = fmt.Sprintf("the handler at line %d raises again, so the error escapes `%s` into the scheduler that calls it from its event loop: the scheduler fails, not just this request", l.reraise.Line, entryName)
+	case l.entry.Kind == sendpath.Scheduler:
+		fate = fmt.Sprintf("no handler fails just this request, so the error escapes `%s` into the scheduler that calls it from its event loop: the scheduler fails, not just this request", entryName)
 	case l.reraise != nil:
 		fate = fmt.Sprintf("the handler at line %d raises again, so the error escapes %s `%s` into code outside the send path instead of failing this request", l.reraise.Line, l.entry.Kind, entryName)
 	default:

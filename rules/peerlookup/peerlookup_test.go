@@ -77,8 +77,9 @@ func TestFutureMessages(t *testing.T) {
 	assert.Contains(t, d.Message, "executor task `FutureDroppedWorker._push` keeps it in the Future `submit` returned")
 }
 
-// The kv-scope entry patterns apply: without name patterns only thread
-// targets start send paths, so the scheduler-side entries go quiet.
+// The kv-scope entry patterns apply: without name patterns, scheduler
+// methods and servers only thread targets start send paths, so the
+// scheduler-side entries go quiet.
 func TestOptions(t *testing.T) {
 	lines := func(ds []analyzer.Diagnostic) []string {
 		var out []string
@@ -89,11 +90,17 @@ func TestOptions(t *testing.T) {
 	}
 	all := lines(runOn(t, nil))
 	assert.Contains(t, all, "lookups.py:19")
-	threadsOnly := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: []string{}}))
+	none := []string{}
+	threadsOnly := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: none, SchedulerMethods: none, ServerBases: none}))
 	assert.Equal(t, []string{"asserts.py:22", "futures.py:32", "futures.py:46", "futures.py:79", "futures.py:113",
 		"nested.py:33", "nested.py:61", "receivers.py:25", "receivers.py:46", "records.py:27",
-		"workers.py:23", "workers.py:33", "workers.py:65"}, threadsOnly)
-	withEntry := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: []string{}, Entries: []string{"LookupSender.send_plain"}}))
+		"workers.py:23", "workers.py:33", "workers.py:65", "workers.py:77"}, threadsOnly)
+	// The scheduler's calls alone: poll and init.
+	scheduled := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: none, ServerBases: none}))
+	assert.Subset(t, scheduled, []string{"scheduled.py:21", "scheduled.py:53"})
+	assert.NotContains(t, scheduled, "scheduled.py:79")
+	withEntry := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: none, SchedulerMethods: none, ServerBases: none,
+		Entries: []string{"LookupSender.send_plain"}}))
 	assert.Contains(t, withEntry, "lookups.py:19")
-	assert.Len(t, withEntry, 14)
+	assert.Len(t, withEntry, 15)
 }

@@ -336,9 +336,10 @@ func (p *Paths) CallersHandle(fn pymodel.FuncRef, exc string) bool {
 // function fn is evaluated is handled there: n lies in a try body whose
 // first clause catching exc ends, on some path, without raising (a clause
 // that always raises passes the failure on to the next enclosing one).
-// In a thread target the try must also sit inside a loop of the target:
-// a handler around the whole request loop runs only once the loop is
-// left, and the thread then returns, which ends it for every request.
+// In a thread target the clause must also let the thread's loop go on: a
+// handler around the whole request loop runs only once the loop is left,
+// and one that returns, or breaks out of the thread's only loop, leaves
+// it too; the thread then ends for every request.
 func (p *Paths) Handled(fn pymodel.FuncRef, n syntax.NodeID, exc string) bool {
 	f := p.File(fn.File)
 	if f == nil {
@@ -350,29 +351,49 @@ func (p *Paths) Handled(fn pymodel.FuncRef, n syntax.NodeID, exc string) bool {
 		if c.RaisesAlways {
 			continue
 		}
-		return !thread || insideLoop(f.Tree(), c.Try, p.ix.Func(fn).Def)
+		return !thread || KeepsLoop(f.Tree(), c, p.ix.Func(fn).Def)
 	}
 	return false
 }
 
-// insideLoop reports whether node n lies in the body of a while or for
-// loop of the function def (not of a nested scope).
-func insideLoop(t *syntax.Tree, n, def syntax.NodeID) bool {
+// KeepsLoop reports whether a thread target defined at def goes on with
+// its loop after handler c ran: the try lies in a loop of the target, and
+// some path through the clause neither leaves the function nor breaks
+// out of the target's outermost loop.
+func KeepsLoop(t *syntax.Tree, c cfg.Catch, def syntax.NodeID) bool {
+	loops := loopsAround(t, c.Try, def)
+	switch {
+	case loops == 0, c.LeavesAlways:
+		return false
+	case c.BreaksAlways:
+		return loops > 1 // an outer loop goes on after the inner one is left
+	}
+	return true
+}
+
+// InsideLoop reports whether node n lies in the body of a loop of the
+// function defined at def.
+func (p *Paths) InsideLoop(t *syntax.Tree, n, def syntax.NodeID) bool { return loopsAround(t, n, def) > 0 }
+
+// loopsAround counts the while and for loops of the function def whose
+// body holds node n (loops of nested scopes apart).
+func loopsAround(t *syntax.Tree, n, def syntax.NodeID) int {
+	count := 0
 	for m := n; m != def && m != syntax.NoNode; m = t.Parent(m) {
 		p := t.Parent(m)
 		if p == syntax.NoNode {
-			return false
+			return count
 		}
 		switch t.Kind(p) {
 		case syntax.WhileStatement, syntax.ForStatement:
 			if t.FieldOf(m) == syntax.FBody {
-				return true
+				count++
 			}
 		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			return false
+			return count
 		}
 	}
-	return false
+	return count
 }
 
 // TranslateUp rewrites facts of callee (in its names) into the names of

@@ -37,11 +37,22 @@ type ScopeOptions struct {
 	// Entries are more entry functions, anywhere in the project, by
 	// qualified name or any dotted tail of it.
 	Entries []string `toml:"entries"`
+	// SchedulerBases are the KV bases whose subclasses' SchedulerMethods
+	// the scheduler calls; nil means DefaultSchedulerBases.
+	SchedulerBases []string `toml:"scheduler-bases"`
+	// SchedulerMethods are the names of those methods; nil means
+	// DefaultSchedulerMethods, an empty list none.
+	SchedulerMethods []string `toml:"scheduler-methods"`
+	// ServerBases are the bases of the KV bootstrap servers, whose route
+	// handlers are entries; nil means DefaultServerBases.
+	ServerBases []string `toml:"server-bases"`
 }
 
 // DefaultScopeOptions are the settings when nothing is configured.
 func DefaultScopeOptions() *ScopeOptions {
-	return &ScopeOptions{Bases: slices.Clone(DefaultBases), EntryPatterns: slices.Clone(DefaultPatterns)}
+	return &ScopeOptions{Bases: slices.Clone(DefaultBases), EntryPatterns: slices.Clone(DefaultPatterns),
+		SchedulerBases: slices.Clone(DefaultSchedulerBases), SchedulerMethods: slices.Clone(DefaultSchedulerMethods),
+		ServerBases: slices.Clone(DefaultServerBases)}
 }
 
 // Validate rejects patterns path.Match cannot read and empty names.
@@ -49,7 +60,8 @@ func (o *ScopeOptions) Validate() error {
 	if _, err := namepattern.Compile(o.EntryPatterns); err != nil {
 		return fmt.Errorf("entry-patterns: %v", err)
 	}
-	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries} {
+	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries,
+		"scheduler-bases": o.SchedulerBases, "server-bases": o.ServerBases} {
 		for _, n := range names {
 			if !pyname.IsDotted(n) {
 				return fmt.Errorf("%s: %q is not a dotted name (like BaseKVManager or pkg.mod.Class.method)", key, n)
@@ -61,7 +73,8 @@ func (o *ScopeOptions) Validate() error {
 
 // Config is the send-path configuration the settings describe.
 func (o *ScopeOptions) Config() Config {
-	return Config{Patterns: o.EntryPatterns, Entries: o.Entries, Bases: o.Bases}
+	return Config{Patterns: o.EntryPatterns, Entries: o.Entries, Bases: o.Bases,
+		SchedulerBases: o.SchedulerBases, SchedulerMethods: o.SchedulerMethods, ServerBases: o.ServerBases}
 }
 
 // Of returns the send paths of pass's project under the run's kv-scope

@@ -1,6 +1,9 @@
 package sendpath
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/sglint/sglint/analyzer/pymodel"
 )
 
@@ -11,6 +14,41 @@ import (
 // hands out addresses and moves no KV.
 var DefaultBases = []string{"BaseKVManager", "BaseKVSender", "BaseKVReceiver"}
 
+// DefaultSchedulerBases are the KV bases whose subclasses' methods the
+// scheduler calls for each request (DefaultSchedulerMethods).
+var DefaultSchedulerBases = []string{"BaseKVSender", "BaseKVReceiver"}
+
+// DefaultSchedulerMethods are the methods of senders and receivers that
+// sglang's prefill and decode schedulers call from their event loop: an
+// error escaping one of them escapes into the scheduler.
+var DefaultSchedulerMethods = []string{"init", "send", "send_metadata", "poll", "abort", "clear", "failure_exception"}
+
+// DefaultServerBases are the bases of the KV bootstrap servers: the HTTP
+// servers that tell a decode rank where its prefill peers are. Their route
+// handlers answer one HTTP request each.
+var DefaultServerBases = []string{"BaseKVBootstrapServer"}
+
+func (c Config) schedulerBases() []string {
+	if c.SchedulerBases == nil {
+		return DefaultSchedulerBases
+	}
+	return c.SchedulerBases
+}
+
+func (c Config) schedulerMethods() []string {
+	if c.SchedulerMethods == nil {
+		return DefaultSchedulerMethods
+	}
+	return c.SchedulerMethods
+}
+
+func (c Config) serverBases() []string {
+	if c.ServerBases == nil {
+		return DefaultServerBases
+	}
+	return c.ServerBases
+}
+
 // Scope is a project's KV transfer code: the KV classes, the project
 // classes that derive (in any file, through any depth) from one of the
 // configured bases, and the functions that belong to them (their methods
@@ -19,6 +57,14 @@ type Scope struct {
 	ix *pymodel.Index
 	// classes maps each KV class to the base that makes it one.
 	classes map[pymodel.ClassRef]string
+	// scheduled are the KV classes deriving from a scheduler base, and
+	// methods the names the scheduler calls on them.
+	scheduled map[pymodel.ClassRef]bool
+	methods   []string
+	// servers are the bootstrap server classes; handlers their methods
+	// registered as routes.
+	servers  map[pymodel.ClassRef]bool
+	handlers map[pymodel.FuncRef]bool
 }
 
 // newScope finds the KV classes of ix. A base matches by qualified name or
@@ -26,11 +72,10 @@ type Scope struct {
 // "sglang.srt.disaggregation.base.conn.BaseKVManager"), whether it is a
 // project class or one outside the project (an unresolved import counts
 // by the name it is written with).
-func newScope(ix *pymodel.Index, bases []string) *Scope {
-	s := &Scope{ix: ix, classes: map[pymodel.ClassRef]string{}}
-	if len(bases) == 0 {
-		return s
-	}
+func newScope(ix *pymodel.Index, cfg Config) *Scope {
+	s := &Scope{ix: ix, classes: map[pymodel.ClassRef]string{}, scheduled: map[pymodel.ClassRef]bool{},
+		methods: cfg.schedulerMethods(), servers: map[pymodel.ClassRef]bool{}, handlers: map[pymodel.FuncRef]bool{}}
+	bases, sched, servers := cfg.bases(), cfg.schedulerBases(), cfg.serverBases()
 	for fi := range ix.Files {
 		sum := ix.Summary(int32(fi))
 		if sum == nil {
@@ -39,14 +84,93 @@ func newScope(ix *pymodel.Index, bases []string) *Scope {
 		for ci := range sum.Classes {
 			c := pymodel.ClassRef{File: int32(fi), Class: int32(ci)}
 			for _, b := range ix.MRO(c) {
-				if namedIn(bases, b.Name) {
+				if _, ok := s.classes[c]; !ok && namedIn(bases, b.Name) {
 					s.classes[c] = b.Name
-					break
+				}
+				if namedIn(sched, b.Name) && namedIn(bases, b.Name) {
+					s.scheduled[c] = true
+				}
+				if namedIn(servers, b.Name) {
+					s.servers[c] = true
 				}
 			}
 		}
 	}
+	s.findHandlers()
 	return s
+}
+
+// findHandlers marks the methods of server classes that a method of the
+// class or of a base registers as a route: passed as `self.m` to a call
+// named add_route, add_get, add_post, ... (aiohttp) or add_api_route,
+// get, post, ... (FastAPI, Starlette). The method is looked up on each
+// server class, so that an override handles the route in its class.
+func (s *Scope) findHandlers() {
+	ix := s.ix
+	registered := map[pymodel.ClassRef][]string{} // by the class whose method registers
+	for c := range s.servers {
+		for _, fn := range ix.FuncsOf(c.File) {
+			if f := ix.Func(fn); f.Class != c.Class {
+				continue
+			}
+			self, _ := ix.SelfOf(fn)
+			if self == "" {
+				continue
+			}
+			for _, site := range ix.CallsIn(fn) {
+				if !routeCall(ix.Call(site).Name) {
+					continue
+				}
+				for _, a := range ix.Args(site) {
+					if name, ok := strings.CutPrefix(a.Path, self+"."); ok && !strings.Contains(name, ".") {
+						registered[c] = append(registered[c], name)
+					}
+				}
+			}
+		}
+	}
+	for c := range s.servers {
+		for _, b := range ix.MRO(c) {
+			for _, name := range registered[b.Class] {
+				if m := ix.LookupMethod(c, name).Func; m.Valid() {
+					s.handlers[m] = true
+				}
+			}
+		}
+	}
+}
+
+// routeCall reports the name of a call that registers a route handler.
+func routeCall(name string) bool {
+	switch name {
+	case "add_route", "add_get", "add_post", "add_put", "add_patch", "add_delete", "add_head",
+		"add_api_route", "route", "get", "post", "put", "patch", "delete":
+		return true
+	}
+	return false
+}
+
+// schedulerMethod reports a method the scheduler calls on a sender or
+// receiver: one of the configured names, defined by a class deriving from
+// a scheduler base.
+func (s *Scope) schedulerMethod(fn pymodel.FuncRef) bool {
+	f := s.ix.Func(fn)
+	if f.Class < 0 || f.Kind != pymodel.Method || !slices.Contains(s.methods, f.Name) {
+		return false
+	}
+	return s.scheduled[pymodel.ClassRef{File: fn.File, Class: f.Class}]
+}
+
+// routeHandler reports a route handler of a bootstrap server class.
+func (s *Scope) routeHandler(fn pymodel.FuncRef) bool { return s.handlers[fn] }
+
+// IsServerClass reports a KV bootstrap server class (Config.ServerBases).
+func (s *Scope) IsServerClass(c pymodel.ClassRef) bool { return s.servers[c] }
+
+// InServer reports whether fn belongs to a bootstrap server class.
+func (s *Scope) InServer(fn pymodel.FuncRef) bool {
+	c, ok := s.Owner(fn)
+	return ok && s.servers[c]
 }
 
 // IsKVClass reports whether c derives from a KV base (or is one).

@@ -153,7 +153,8 @@ class OnlyKVManager(BaseKVManager):
 func TestScopeOptions(t *testing.T) {
 	o := DefaultScopeOptions()
 	require.NoError(t, o.Validate())
-	assert.Equal(t, Config{Patterns: DefaultPatterns, Bases: DefaultBases}, o.Config())
+	assert.Equal(t, Config{Patterns: DefaultPatterns, Bases: DefaultBases, SchedulerBases: DefaultSchedulerBases,
+		SchedulerMethods: DefaultSchedulerMethods, ServerBases: DefaultServerBases}, o.Config())
 	for _, bad := range []*ScopeOptions{
 		{EntryPatterns: []string{"send_["}},
 		{Bases: []string{""}},

@@ -62,6 +62,16 @@ type Config struct {
 	// it; nil means DefaultBases. Only their project subclasses (the KV
 	// classes) hold entries, besides Entries.
 	Bases []string
+	// SchedulerBases are the bases (among the KV bases) whose subclasses'
+	// SchedulerMethods the scheduler calls once per request; nil means
+	// DefaultSchedulerBases.
+	SchedulerBases []string
+	// SchedulerMethods are those methods' names; nil means
+	// DefaultSchedulerMethods, an empty list none.
+	SchedulerMethods []string
+	// ServerBases are the bases of the KV bootstrap servers, whose route
+	// handlers are entries; nil means DefaultServerBases.
+	ServerBases []string
 }
 
 func (c Config) bases() []string {
@@ -81,12 +91,14 @@ func (c Config) patterns() []string {
 // key is the memo key of a configuration in Project.Shared.
 type key struct {
 	patterns, entries, waits, bases string
-	defaultWaits                    bool
+	schedBases, schedMethods, servers string
+	defaultWaits                      bool
 }
 
 func (c Config) key() key {
-	return key{strings.Join(c.patterns(), "\x00"), strings.Join(c.Entries, "\x00"),
-		strings.Join(c.WaitCalls, "\x00"), strings.Join(c.bases(), "\x00"), c.WaitCalls == nil}
+	j := func(xs []string) string { return strings.Join(xs, "\x00") }
+	return key{j(c.patterns()), j(c.Entries), j(c.WaitCalls), j(c.bases()),
+		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), c.WaitCalls == nil}
 }
 
 // Kind says why a function is an entry.
@@ -97,6 +109,8 @@ const (
 	Thread                     // a threading.Thread/Timer/Process target
 	Executor                   // submitted to an executor
 	Configured                 // named in Config.Entries
+	Scheduler                  // a sender's or receiver's method the scheduler calls (Config.SchedulerMethods)
+	Handler                    // a route handler of a KV bootstrap server (Config.ServerBases)
 )
 
 func (k Kind) String() string {
@@ -109,9 +123,34 @@ func (k Kind) String() string {
 		return "executor task"
 	case Configured:
 		return "configured entry"
+	case Scheduler:
+		return "scheduler call"
+	case Handler:
+		return "request handler"
 	}
 	return "entry"
 }
+
+// Caller says what runs the entry and so what an error escaping it stops:
+// a thread (its loop), the scheduler's event loop, or the HTTP server
+// answering one request.
+func (k Kind) Caller() string {
+	switch k {
+	case Thread:
+		return "thread"
+	case Executor:
+		return "executor"
+	case Handler:
+		return "HTTP handler"
+	}
+	return "scheduler"
+}
+
+// outer reports the kinds that the scheduler or the HTTP server call from
+// outside KV code: always outermost, they never make the entries they
+// reach inner ones (a send entry such as add_transfer_request keeps its
+// findings where they are when a sender's send calls it).
+func (k Kind) outer() bool { return k == Scheduler || k == Handler }
 
 // UnreadFuture is what an error does in executor task `task` whose Future
 // no send path reads: what names the error ("it", "the RuntimeError").
@@ -202,8 +241,10 @@ func build(proj *analyzer.Project, cfg Config) *Reach {
 			return
 		}
 		if i, ok := p.entryOf[e.Func]; ok {
-			// Thread/executor outranks the name: it decides outermost.
-			if e.Kind == Thread || e.Kind == Executor {
+			// Thread/executor outranks the name: it decides outermost; a
+			// scheduler call outranks the name (send_metadata matches
+			// send_*): the scheduler calls it.
+			if e.Kind == Thread || e.Kind == Executor || e.Kind == Scheduler && p.entries[i].Kind == NameMatch {
 				p.entries[i].Kind, p.entries[i].Site = e.Kind, e.Site
 			}
 			return
@@ -211,7 +252,7 @@ func build(proj *analyzer.Project, cfg Config) *Reach {
 		p.entryOf[e.Func] = len(p.entries)
 		p.entries = append(p.entries, e)
 	}
-	p.scope = newScope(ix, cfg.bases())
+	p.scope = newScope(ix, cfg)
 	noSite := pymodel.CallSite{File: -1, Call: -1}
 	for _, e := range ix.Entries() {
 		// Only the threads KV code starts, or that run KV code: a process
@@ -232,10 +273,17 @@ func build(proj *analyzer.Project, cfg Config) *Reach {
 			if f.Kind == pymodel.Lambda {
 				continue
 			}
-			if pats.Match(f.Name) && p.scope.Contains(fn) {
-				add(Entry{Func: fn, Kind: NameMatch, Site: noSite})
-			} else if namedIn(cfg.Entries, ix.FuncName(fn)) {
+			// A configured entry is what the user asked for: it makes the
+			// entries it reaches inner, as a name-matched one does.
+			switch {
+			case namedIn(cfg.Entries, ix.FuncName(fn)) && !(pats.Match(f.Name) && p.scope.Contains(fn)):
 				add(Entry{Func: fn, Kind: Configured, Site: noSite})
+			case p.scope.schedulerMethod(fn):
+				add(Entry{Func: fn, Kind: Scheduler, Site: noSite})
+			case p.scope.routeHandler(fn):
+				add(Entry{Func: fn, Kind: Handler, Site: noSite})
+			case pats.Match(f.Name) && p.scope.Contains(fn):
+				add(Entry{Func: fn, Kind: NameMatch, Site: noSite})
 			}
 		}
 	}
@@ -315,6 +363,9 @@ func (p *Reach) markOutermost() {
 	reaches := make([][]bool, n) // reaches[i][j]: entry i reaches entry j
 	for i, e := range p.entries {
 		reaches[i] = make([]bool, n)
+		if e.Kind.outer() {
+			continue // makes nothing inner
+		}
 		r := p.ix.Reachable(p.startsOf(e.Func), pymodel.ReachOptions{})
 		for j, o := range p.entries {
 			if j != i && r.Reached(o.Func) {
@@ -324,7 +375,7 @@ func (p *Reach) markOutermost() {
 	}
 	for j := range p.entries {
 		e := &p.entries[j]
-		if e.Kind == Thread || e.Kind == Executor {
+		if e.Kind == Thread || e.Kind == Executor || e.Kind.outer() {
 			e.Outermost = true
 			continue
 		}

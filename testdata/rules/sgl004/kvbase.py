@@ -15,3 +15,7 @@ class BaseKVSender(ABC):
 
 class BaseKVReceiver(ABC):
     """Receives one request's KV cache on the decode side."""
+
+
+class BaseKVBootstrapServer(ABC):
+    """Tells decode ranks where their prefill peers listen."""

@@ -67,3 +67,40 @@ class ProcessExitingWorker(_Worker):
             except Exception as exc:
                 self.agent.report(f"transfer failed: {exc}")
                 os._exit(1)
+
+
+class ReturningWorker(_Worker):
+    def _loop(self):
+        while True:
+            job = self.jobs.get()
+            try:
+                layout = self.peer_layouts[job.peer]  # want: SGL004 "the handler at line 79 leaves the request loop"
+                self.agent.post(layout, job.pages)
+            except Exception as exc:
+                job.fail(str(exc))
+                return
+
+
+class ContinuingWorker(_Worker):
+    def _loop(self):
+        while True:
+            job = self.jobs.get()
+            try:
+                layout = self.peer_layouts[job.peer]
+                self.agent.post(layout, job.pages)
+            except Exception as exc:
+                job.fail(str(exc))
+                continue
+
+
+class InnerBreakWorker(_Worker):
+    def _loop(self):
+        while True:
+            batch = self.jobs.get()
+            for job in batch:
+                try:
+                    layout = self.peer_layouts[job.peer]
+                    self.agent.post(layout, job.pages)
+                except Exception as exc:
+                    job.fail(str(exc))
+                    break

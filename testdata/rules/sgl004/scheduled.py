@@ -1,0 +1,88 @@
+"""Senders, receivers and a bootstrap server whose methods the scheduler
+(or an HTTP client) calls directly: `poll`, `init`, route handlers. A
+KeyError there is not confined to the request: it stops the scheduler."""
+import threading
+
+from kvbase import BaseKVBootstrapServer, BaseKVManager, BaseKVReceiver, BaseKVSender
+
+
+class StatusManager(BaseKVManager):
+    def __init__(self):
+        self.status = {}
+        self.prefill_info = {}
+
+    def set_status(self, room, value):
+        self.status[room] = value
+
+    def add_prefill(self, addr, info):
+        self.prefill_info[addr] = info
+
+    def check_status(self, room):
+        return self.status[room]  # want: SGL004 "escapes `PollingSender.poll` into the scheduler"
+
+    def clear_room(self, room):
+        self.status.pop(room, None)
+
+
+class PollingSender(BaseKVSender):
+    def __init__(self, mgr: StatusManager, room):
+        self.kv_mgr = mgr
+        self.room = room
+        mgr.set_status(room, 0)
+
+    def poll(self):
+        return self.kv_mgr.check_status(self.room)
+
+    def clear(self):
+        self.kv_mgr.clear_room(self.room)
+
+
+class GuardedPollingSender(PollingSender):
+    def poll(self):
+        if self.room not in self.kv_mgr.status:
+            return -1  # failed: the room was cleared
+        return self.kv_mgr.check_status(self.room)
+
+
+class InitReceiver(BaseKVReceiver):
+    def __init__(self, mgr: StatusManager, addr):
+        self.kv_mgr = mgr
+        self.addr = addr
+
+    def init(self, rank):
+        self.info = self.kv_mgr.prefill_info[self.addr]  # want: SGL004 "escapes `InitReceiver.init` into the scheduler"
+        return self.info
+
+
+class CheckedInitReceiver(InitReceiver):
+    def init(self, rank):
+        info = self.kv_mgr.prefill_info.get(self.addr)
+        if info is None:
+            self.kv_mgr.set_status(None, -1)
+            return None
+        self.info = info
+        return info
+
+
+class PortServer(BaseKVBootstrapServer):
+    def __init__(self, app):
+        self.ports = {}
+        app.router.add_route("*", "/route", self._handle_route)
+        app.router.add_get("/ready", self._handle_ready)
+        threading.Thread(target=app.run, daemon=True).start()
+
+    async def _handle_route(self, request):
+        rank = request.query.get("rank")
+        if request.method == "PUT":
+            self.ports[rank] = request.query.get("port")
+            return "OK"
+        return self.ports[rank]  # want: SGL004 "escapes request handler `PortServer._handle_route`"
+
+    async def _handle_ready(self, request):
+        rank = request.query.get("rank")
+        if rank not in self.ports:
+            return 503
+        return self.ports[rank]
+
+    def describe(self, rank):
+        return self.ports[rank]
