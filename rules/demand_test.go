@@ -46,7 +46,7 @@ func TestDemandDrivenFindingsEqualFullAnalysis(t *testing.T) {
 		dir := filepath.Join("..", "testdata", "example")
 		full := analysistest.Findings(t, dir, checker.Options{Records: set, Full: true}, rules.All()...)
 		demand := analysistest.Findings(t, dir, checker.Options{Records: set}, rules.All()...)
-		assert.Len(t, full, 6)
+		assert.Len(t, full, 8)
 		assert.Equal(t, places(full), places(demand))
 	})
 }

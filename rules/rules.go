@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/kvescape"
+	"github.com/sglint/sglint/rules/kvthread"
 	"github.com/sglint/sglint/rules/memkind"
 	"github.com/sglint/sglint/rules/peerlookup"
 	"github.com/sglint/sglint/rules/peerpublish"
@@ -22,6 +24,8 @@ var all = []*analyzer.Rule{
 	readinessguard.Rule,
 	memkind.Rule,
 	recordraise.Rule,
+	kvthread.Rule,
+	kvescape.Rule,
 	unusednoqa.Rule,
 }
 

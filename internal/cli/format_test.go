@@ -19,9 +19,9 @@ func TestFullFormatReadsAtAGlance(t *testing.T) {
 	o := runMain(t, root, nil, "--no-cache", "--format", "full", "--records", "testdata/example/records", "./testdata/example")
 	require.Equal(t, ExitFindings, o.code, o.stderr)
 	blocks := strings.Split(o.stdout, "\n\n")
-	require.Len(t, blocks, 7, o.stdout) // six findings, the summary
+	require.Len(t, blocks, 9, o.stdout) // eight findings, the summary
 	var sgl010 string
-	for _, b := range blocks[:6] {
+	for _, b := range blocks[:8] {
 		first, _, _ := strings.Cut(b, "\n")
 		assert.Regexp(t, `^(error|warning)\[SGL0\d\d\]: `, first)
 		assert.LessOrEqual(t, len([]rune(first)), 120, "a short first line: %s", first)
@@ -32,11 +32,11 @@ func TestFullFormatReadsAtAGlance(t *testing.T) {
 			sgl010 = b
 		}
 	}
-	assert.Contains(t, sgl010, "   = chain: line 61:9: send entry `FabricKVManager.send_aux`\n"+
-		"            line 65:36: calls `FabricKVManager._plan_for`\n", "the chain that makes the function a send path")
+	assert.Contains(t, sgl010, "   = chain: line 62:9: send entry `FabricKVManager.send_aux`\n"+
+		"            line 66:36: calls `FabricKVManager._plan_for`\n", "the chain that makes the function a send path")
 	assert.True(t, strings.HasSuffix(sgl010, "\n   = help: Check that the peer's plan exists in every send entry before using it"), sgl010)
 	assert.Contains(t, o.stdout, "error[SGL001]: `src` may be empty here\n")
-	assert.Equal(t, "Found 6 problems in 2 files: 3 errors (SGL001, SGL002, SGL004), 3 warnings (SGL001, SGL003, SGL010).\n", blocks[6])
+	assert.Equal(t, "Found 8 problems in 2 files: 5 errors (SGL001, SGL002, SGL004, SGL005, SGL006), 3 warnings (SGL001, SGL003, SGL010).\n", blocks[8])
 
 	// Not on a terminal (a test's buffer, a pipe), the default is concise:
 	// today's one line a finding.

@@ -114,6 +114,38 @@ func (f *Finder) FileUses(file int32, kind pymodel.UseKind, op pymodel.UseOp) it
 	}
 }
 
+// FuncUses yields, in summary order, the uses of peer tables through self
+// in function fn, of any kind (see FileUses).
+func (f *Finder) FuncUses(fn pymodel.FuncRef) iter.Seq[SelfUse] {
+	return func(yield func(SelfUse) bool) {
+		sum := f.ix.Summary(fn.File)
+		self, cls := f.ix.SelfOf(fn)
+		if !cls.Valid() {
+			return
+		}
+		for ui := range sum.Uses {
+			u := &sum.Uses[ui]
+			if !u.Self || u.Func != fn.Func || u.Path == "" {
+				continue
+			}
+			c, attr := cls, u.Path
+			if strings.ContainsRune(attr, '.') {
+				var ok bool
+				if c, attr, ok = f.ix.OwnerOf(fn, self+"."+u.Path); !ok {
+					continue
+				}
+			}
+			tab := f.Lookup(c, attr)
+			if tab == nil {
+				continue
+			}
+			if !yield(SelfUse{Use: u, Func: fn, Self: self, Class: c, Table: tab}) {
+				return
+			}
+		}
+	}
+}
+
 func (f *Finder) find(c pymodel.ClassRef, attr string) *Table {
 	ix := f.ix
 	t := &Table{Attr: attr}

@@ -32,7 +32,7 @@ func seeds(sc *analyzer.Scan) []int {
 type seedsKey struct{ key }
 
 func seedsOf(sc *analyzer.Scan, cfg Config) []int {
-	out := sc.Units.KVUnits(cfg.bases())
+	out := sc.Units.KVUnits(append(slices.Clone(cfg.bases()), cfg.serverBases()...))
 	for _, e := range cfg.Entries {
 		// An entry names a function by a tail of its qualified name: the
 		// module it lives in if the name is whole, else whatever defines
@@ -106,7 +106,7 @@ func outsideNames(proj *analyzer.Project, cfg Config) []string {
 	scope := paths.Scope()
 	for fi := range ix.Files {
 		for _, fn := range ix.FuncsOf(int32(fi)) {
-			if scope.Contains(fn) {
+			if scope.Contains(fn) || scope.InServer(fn) {
 				visit(fn)
 			}
 		}

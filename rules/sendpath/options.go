@@ -18,7 +18,7 @@ var scopeDoc string
 // SGL003, SGL004, SGL010) lists it, so one table scopes them all.
 var Section = &analyzer.Section{
 	Key:     "kv-scope",
-	Title:   "Which code is KV transfer code, and where its send paths start",
+	Title:   "Which code is KV transfer code, and where its KV paths start",
 	Doc:     scopeDoc,
 	Options: func() any { return DefaultScopeOptions() },
 }

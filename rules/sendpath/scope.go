@@ -164,6 +164,10 @@ func (s *Scope) schedulerMethod(fn pymodel.FuncRef) bool {
 // routeHandler reports a route handler of a bootstrap server class.
 func (s *Scope) routeHandler(fn pymodel.FuncRef) bool { return s.handlers[fn] }
 
+// SchedulerClass reports a class deriving from a scheduler base (a
+// sender or receiver: one object per request).
+func (s *Scope) SchedulerClass(c pymodel.ClassRef) bool { return s.scheduled[c] }
+
 // IsServerClass reports a KV bootstrap server class (Config.ServerBases).
 func (s *Scope) IsServerClass(c pymodel.ClassRef) bool { return s.servers[c] }
 

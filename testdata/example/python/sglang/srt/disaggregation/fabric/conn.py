@@ -4,6 +4,7 @@ and the thread moves each queued chunk to its peer."""
 import threading
 from typing import Optional
 
+from sglang.srt.disaggregation.base.conn import BaseKVSender
 from sglang.srt.disaggregation.common.conn import CommonKVManager
 
 
@@ -76,3 +77,26 @@ class FabricKVManager(CommonKVManager):
                 self.agent.notify(info.session, chunk.room)
             except Exception as exc:
                 raise RuntimeError(f"transfer worker stopped: {exc}")
+
+
+class FabricKVSender(BaseKVSender):
+    def __init__(self, mgr: FabricKVManager, room):
+        self.kv_mgr = mgr
+        self.room = room
+
+    def send(self, kv_indices):
+        self.kv_mgr.queue.put((self.room, kv_indices))
+
+    def poll(self):
+        if self.kv_mgr.agent.state(self.room) == "ERR":
+            raise RuntimeError(f"fabric transfer of room {self.room} failed")
+        return "ok"
+
+
+# Silent: a failed transfer is this request's status.
+class FabricKVSenderChecked(FabricKVSender):
+    def poll(self):
+        if self.kv_mgr.agent.state(self.room) == "ERR":
+            self.kv_mgr.request_status[self.room] = "failed"
+            return "failed"
+        return "ok"

@@ -1,0 +1,259 @@
+package kvfail
+
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/sendpath"
+)
+
+// classifier decides whether a source's failure depends on the request
+// being served, from the names its condition reads:
+//   - a local of the function (data received, looked up, computed) or,
+//     for a raise, a parameter: the request's data;
+//   - `self.x` of a sender or receiver: one object per request, so its
+//     state is the request's (but `self.kv_mgr.x` is the manager's);
+//   - `self.x` of a manager or server, module names, constants,
+//     builtins: the process's configuration and shared state.
+//
+// A condition that reads only the last kind fails for every request or
+// for none. An assert that reads only parameters states what its callers
+// must pass (a contract): a failure there is a bug of the calling code,
+// which the first request shows, not one request's edge case.
+type classifier struct {
+	t      *syntax.Tree
+	def    syntax.NodeID
+	self   string
+	perReq bool // self is a sender or receiver: one object per request
+	params map[string]bool
+	// locals maps each local name to its bindings: the assigned values of
+	// plain assignments, NoNode for any other binding (loop and with
+	// targets, unpacking, except names), which counts as the request's.
+	locals map[string][]syntax.NodeID
+	dep    map[string]int8 // memo of localDepends: 1 yes, -1 no, 0 unknown
+}
+
+func newClassifier(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree) *classifier {
+	ix := paths.Index()
+	c := &classifier{t: t, def: ix.Func(fn).Def, params: map[string]bool{},
+		locals: map[string][]syntax.NodeID{}, dep: map[string]int8{}}
+	self, cls := ix.SelfOf(fn)
+	c.self = self
+	c.perReq = cls.Valid() && paths.Scope().SchedulerClass(cls)
+	// Parameters of fn and of the functions it is nested in (closures read
+	// them as the request's data too).
+	for g := fn.Func; g >= 0; g = ix.Summary(fn.File).Functions[g].Parent {
+		for _, p := range ix.Summary(fn.File).Functions[g].Params {
+			if p.Name != self {
+				c.params[p.Name] = true
+			}
+		}
+	}
+	for n := range t.OwnScope(c.def) {
+		if t.Kind(n) != syntax.Identifier || t.IsLoad(n) || c.params[t.Text(n)] || t.Text(n) == self {
+			continue
+		}
+		value := syntax.NoNode
+		if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.Assignment && t.FieldOf(n) == syntax.FLeft {
+			value = t.Field(p, syntax.FRight)
+		}
+		if t.FieldOf(n) == syntax.FAttribute || t.Kind(t.Parent(n)) == syntax.KeywordArgument && t.FieldOf(n) == syntax.FName {
+			continue // `x.name`, `f(name=...)`: not a binding
+		}
+		c.locals[t.Text(n)] = append(c.locals[t.Text(n)], value)
+	}
+	return c
+}
+
+// localDepends reports whether a local holds the request's data: one of
+// its bindings is not a plain assignment, or assigns a value that reads
+// the request's data or that a call other than a builtin returns (data
+// received, looked up, computed elsewhere). `handler = self._handler` is
+// the manager's state under another name.
+func (c *classifier) localDepends(name string) bool {
+	switch c.dep[name] {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
+	c.dep[name] = -1 // a cycle of locals adds nothing
+	for _, v := range c.locals[name] {
+		if v == syntax.NoNode || c.reads(v).any() || c.callsOut(v) {
+			c.dep[name] = 1
+			return true
+		}
+	}
+	return false
+}
+
+// callsOut reports a call in the expression at n to anything but a
+// builtin that only converts or measures its arguments.
+func (c *classifier) callsOut(n syntax.NodeID) bool {
+	t := c.t
+	end := t.SubtreeEnd(n)
+	for m := n; m < end; m++ {
+		if t.Kind(m) != syntax.Call {
+			continue
+		}
+		if fn := t.Field(m, syntax.FFunction); fn == syntax.NoNode || !quietBuiltins[t.Text(fn)] {
+			return true
+		}
+	}
+	return false
+}
+
+// quietBuiltins only convert, measure or test their arguments.
+var quietBuiltins = map[string]bool{
+	"len": true, "int": true, "str": true, "bool": true, "float": true, "isinstance": true, "hasattr": true,
+	"getattr": true, "min": true, "max": true, "abs": true, "list": true, "tuple": true, "dict": true, "set": true,
+	"sorted": true, "any": true, "all": true, "range": true, "enumerate": true, "zip": true, "type": true,
+}
+
+// dependence is what a condition reads.
+type dependence struct {
+	local, param, requestSelf bool
+}
+
+func (d dependence) any() bool { return d.local || d.param || d.requestSelf }
+
+// reads classifies the names read in the expression at n.
+func (c *classifier) reads(n syntax.NodeID) dependence {
+	var d dependence
+	t := c.t
+	end := t.SubtreeEnd(n)
+	for m := n; m < end; m++ {
+		switch t.Kind(m) {
+		case syntax.Lambda:
+			m = t.SubtreeEnd(m) - 1
+			continue
+		case syntax.Identifier:
+		default:
+			continue
+		}
+		if !t.IsLoad(m) {
+			continue
+		}
+		name := t.Text(m)
+		switch {
+		case name == c.self && c.self != "":
+			if c.perReq && !c.managerPath(m) {
+				d.requestSelf = true
+			}
+		case c.params[name]:
+			d.param = true
+		case len(c.locals[name]) > 0:
+			d.local = d.local || c.localDepends(name)
+		}
+	}
+	return d
+}
+
+// managerPath reports `self.kv_mgr...` (any attribute of self that holds
+// another KV object: its name says manager) at identifier self.
+func (c *classifier) managerPath(self syntax.NodeID) bool {
+	t := c.t
+	p := t.Parent(self)
+	if p == syntax.NoNode || t.Kind(p) != syntax.Attribute {
+		return false
+	}
+	attr := t.Text(t.Field(p, syntax.FAttribute))
+	return strings.Contains(attr, "mgr") || strings.Contains(attr, "manager")
+}
+
+// raiseDepends: the tests that lead to the raise (its enclosing if and
+// elif tests in the function, the earlier tests of its if chain) read the
+// request's data; a raise in an except clause passes on a failure of the
+// try body, which depends on the request; an unconditional raise runs
+// whenever the function is called, which its callers decide.
+func (c *classifier) raiseDepends(n syntax.NodeID) bool {
+	t := c.t
+	conds := 0
+	for m := n; m != c.def && m != syntax.NoNode; m = t.Parent(m) {
+		p := t.Parent(m)
+		if p == syntax.NoNode {
+			break
+		}
+		switch t.Kind(p) {
+		case syntax.ExceptClause, syntax.ExceptGroupClause:
+			// Passing on the try body's failure, unless only the
+			// configuration decided (`if not hasattr(self.engine, ...)`).
+			return conds == 0
+		case syntax.IfStatement, syntax.ElifClause, syntax.ElseClause, syntax.WhileStatement:
+			for _, test := range c.testsBefore(p, m) {
+				conds++
+				if c.reads(test).any() {
+					return true
+				}
+			}
+		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
+			return conds == 0
+		}
+	}
+	return conds == 0
+}
+
+// testsBefore returns the tests evaluated before control reaches child m of
+// statement p: an if's (or elif's) own test when m is its consequence, and
+// every earlier test of the chain for an elif or else.
+func (c *classifier) testsBefore(p, m syntax.NodeID) []syntax.NodeID {
+	t := c.t
+	var out []syntax.NodeID
+	switch t.Kind(p) {
+	case syntax.IfStatement, syntax.WhileStatement:
+		if cond := t.Field(p, syntax.FCondition); cond != syntax.NoNode && cond != m {
+			out = append(out, cond)
+		}
+	case syntax.ElifClause, syntax.ElseClause:
+		if t.Kind(p) == syntax.ElifClause {
+			out = append(out, t.Field(p, syntax.FCondition))
+		}
+		stmt := t.Parent(p)
+		if stmt != syntax.NoNode && t.Kind(stmt) == syntax.IfStatement {
+			out = append(out, t.Field(stmt, syntax.FCondition))
+			for ch := range t.NamedChildren(stmt) {
+				if ch == p {
+					break
+				}
+				if t.Kind(ch) == syntax.ElifClause {
+					out = append(out, t.Field(ch, syntax.FCondition))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callDepends: a call's arguments carry the request's data (a call with
+// none, such as a socket's recv, fails for the socket, not a request).
+func (c *classifier) callDepends(call syntax.NodeID) bool {
+	args := c.t.Field(call, syntax.FArguments)
+	return args != syntax.NoNode && c.reads(args).any()
+}
+
+// assertDepends: the test reads a local, or a sender's or receiver's own
+// state; parameters alone make a contract (see classifier).
+func (c *classifier) assertDepends(test syntax.NodeID) bool {
+	if test == syntax.NoNode {
+		return false
+	}
+	d := c.reads(test)
+	return d.local || d.requestSelf
+}
+
+// keyDepends: the key of a table source is the request's (a local, a
+// parameter, a sender's or receiver's own attribute).
+func (c *classifier) keyDepends(s *Source) bool {
+	root, _, _ := strings.Cut(string(s.Key), ".")
+	root, _, _ = strings.Cut(root, "[")
+	switch {
+	case root == c.self:
+		return c.perReq
+	case c.params[root]:
+		return true
+	case len(c.locals[root]) > 0:
+		return c.localDepends(root)
+	}
+	return false
+}

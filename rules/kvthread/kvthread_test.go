@@ -1,0 +1,13 @@
+package kvthread
+
+import (
+	"testing"
+
+	"github.com/sglint/sglint/analyzer/analysistest"
+)
+
+const fixtures = "../../testdata/rules/sgl005"
+
+func TestFixtures(t *testing.T) {
+	analysistest.Run(t, fixtures, Rule)
+}
