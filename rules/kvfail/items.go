@@ -55,7 +55,7 @@ func (r *Result) sourceText(at *analyzer.File, it Item) string {
 	s := it.Source
 	where := fmt.Sprintf("line %d", s.Line)
 	if f := r.Paths.File(s.Func.File); f != nil && f != at {
-		where = fmt.Sprintf("%s:%d", path.Base(f.Path), s.Line)
+		where = fmt.Sprintf("%s:%d", shortPath(f.Path), s.Line)
 	}
 	switch s.Kind {
 	case Lookup, Pop, Delete:
@@ -80,4 +80,14 @@ func (r *Result) Related(items []Item) []analyzer.Related {
 		}
 	}
 	return out
+}
+
+// shortPath is a file's path without the directories it shares with
+// every backend: its package and name (`common/conn.py`).
+func shortPath(p string) string {
+	dir, base := path.Split(p)
+	if dir == "" {
+		return base
+	}
+	return path.Base(dir) + "/" + base
 }

@@ -88,8 +88,12 @@ func (c *classifier) localDepends(name string) bool {
 	return false
 }
 
-// callsOut reports a call in the expression at n to anything but a
-// builtin that only converts or measures its arguments.
+// callsOut reports a call in the expression at n that brings in data
+// from elsewhere: a method of an object (`self.sock.recv_multipart()`,
+// `self.kv_mgr.check_status(room)`, `q.get()`), or a module function given
+// the request's data. A module function or constructor given only
+// constants (`socket.socket(AF_INET, SOCK_DGRAM)`) and the builtins that
+// convert or measure do not.
 func (c *classifier) callsOut(n syntax.NodeID) bool {
 	t := c.t
 	end := t.SubtreeEnd(n)
@@ -97,7 +101,24 @@ func (c *classifier) callsOut(n syntax.NodeID) bool {
 		if t.Kind(m) != syntax.Call {
 			continue
 		}
-		if fn := t.Field(m, syntax.FFunction); fn == syntax.NoNode || !quietBuiltins[t.Text(fn)] {
+		fn := t.Field(m, syntax.FFunction)
+		if fn == syntax.NoNode {
+			return true
+		}
+		if quietBuiltins[t.Text(fn)] {
+			continue
+		}
+		root := fn
+		for t.Kind(root) == syntax.Attribute {
+			root = t.Field(root, syntax.FObject)
+		}
+		if t.Kind(root) == syntax.Identifier && root != fn {
+			name := t.Text(root)
+			if name == c.self || c.params[name] || len(c.locals[name]) > 0 {
+				return true // a method of an object
+			}
+		}
+		if args := t.Field(m, syntax.FArguments); args != syntax.NoNode && c.reads(args).any() {
 			return true
 		}
 	}
@@ -177,9 +198,18 @@ func (c *classifier) raiseDepends(n syntax.NodeID) bool {
 		}
 		switch t.Kind(p) {
 		case syntax.ExceptClause, syntax.ExceptGroupClause:
-			// Passing on the try body's failure, unless only the
+			// Passing on the try body's failure: the request's when the
+			// body reads the request's data, unless only the
 			// configuration decided (`if not hasattr(self.engine, ...)`).
-			return conds == 0
+			if conds > 0 {
+				return false
+			}
+			try := t.Parent(p)
+			body := syntax.NoNode
+			if try != syntax.NoNode {
+				body = t.Field(try, syntax.FBody)
+			}
+			return body == syntax.NoNode || c.reads(body).any()
 		case syntax.IfStatement, syntax.ElifClause, syntax.ElseClause, syntax.WhileStatement:
 			for _, test := range c.testsBefore(p, m) {
 				conds++
