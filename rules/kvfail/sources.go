@@ -103,55 +103,62 @@ func classLike(typ string) bool {
 // tableSources are the peer-table reads, pops and deletions of fn whose
 // key is not known to be in the table where they run.
 func tableSources(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree, r *facts.Result) []*Source {
-	ix := paths.Index()
 	var out []*Source
-	for tu := range peertable.New(ix).FuncUses(fn) {
-		u := tu.Use
-		table := facts.Path(tu.Self + "." + u.Path)
-		var kind Kind
-		var node, sub syntax.NodeID
-		switch {
-		case u.Kind == pymodel.Read && u.Op == pymodel.ReadIndex:
-			kind, sub = Lookup, t.Parent(u.At.Node)
-			node = sub
-		case u.Kind == pymodel.Mutate && u.Op == pymodel.MutDelItem:
-			kind, sub = Delete, t.Parent(u.At.Node)
-			node = t.Ancestor(sub, syntax.DeleteStatement)
-		case u.Kind == pymodel.Mutate && u.Op == pymodel.MutPop:
-			call := t.Parent(u.At.Node) // At is `self.t.pop`
-			if call == syntax.NoNode || t.Kind(call) != syntax.Call || argCount(t, call) != 1 {
-				continue // pop(k, default) never raises
-			}
-			kind, node = Pop, call
-		default:
+	for tu := range peertable.New(paths.Index()).FuncUses(fn) {
+		op, ok := TableOpAt(t, tu.Use)
+		if !ok {
 			continue
 		}
-		if node == syntax.NoNode {
+		table := facts.Path(tu.Self + "." + tu.Use.Path)
+		if Guarded(r, op.Node, table, op.Key) {
 			continue
 		}
-		var key facts.Path
-		var ok bool
-		if kind == Pop {
-			key, ok = facts.PathOf(t, t.NamedChild(t.Field(node, syntax.FArguments), 0))
-		} else {
-			key, ok = KeyOf(t, sub)
+		kind := Lookup
+		switch op.Op {
+		case pymodel.MutPop:
+			kind = Pop
+		case pymodel.MutDelItem:
+			kind = Delete
 		}
-		if !ok || Guarded(r, node, table, key) {
-			continue
-		}
-		src := &Source{Kind: kind, Func: fn, Node: node, Exc: "KeyError", Text: oneLine(t, node), Table: table, Key: key}
-		src.site.Excluded = []facts.Fact{facts.InFact(table, key)}
+		src := &Source{Kind: kind, Func: fn, Node: op.Node, Exc: "KeyError", Text: oneLine(t, op.Node), Table: table, Key: op.Key}
+		src.site.Excluded = []facts.Fact{facts.InFact(table, op.Key)}
 		out = append(out, src)
 	}
 	return out
 }
 
-func argCount(t *syntax.Tree, call syntax.NodeID) int {
-	n := 0
-	for range t.NamedChildren(t.Field(call, syntax.FArguments)) {
-		n++
+// TableOp is a read or removal of one key of a table that raises
+// KeyError when the key is missing.
+type TableOp struct {
+	Node syntax.NodeID // the subscript, the pop call, the del statement
+	Span syntax.NodeID // what a finding underlines (the subscript of a del)
+	Key  facts.Path
+	Op   pymodel.UseOp // ReadIndex, MutPop or MutDelItem
+}
+
+// TableOpAt finds the table operation of use u: `t[k]` read, `t.pop(k)`
+// without a default, `del t[k]`; false for other uses, slices, keys that
+// are not access paths and pops with a default (which never raise).
+func TableOpAt(t *syntax.Tree, u *pymodel.AttrUse) (TableOp, bool) {
+	switch {
+	case u.Kind == pymodel.Read && u.Op == pymodel.ReadIndex:
+		sub := t.Parent(u.At.Node)
+		key, ok := KeyOf(t, sub)
+		return TableOp{Node: sub, Span: sub, Key: key, Op: u.Op}, ok
+	case u.Kind == pymodel.Mutate && u.Op == pymodel.MutDelItem:
+		sub := t.Parent(u.At.Node)
+		key, ok := KeyOf(t, sub)
+		del := t.Ancestor(sub, syntax.DeleteStatement)
+		return TableOp{Node: del, Span: sub, Key: key, Op: u.Op}, ok && del != syntax.NoNode
+	case u.Kind == pymodel.Mutate && u.Op == pymodel.MutPop:
+		call := t.Parent(u.At.Node) // At is `self.t.pop`
+		if call == syntax.NoNode || t.Kind(call) != syntax.Call || argCount(t, call) != 1 {
+			return TableOp{}, false
+		}
+		key, ok := facts.PathOf(t, t.NamedChild(t.Field(call, syntax.FArguments), 0))
+		return TableOp{Node: call, Span: call, Key: key, Op: u.Op}, ok
 	}
-	return n
+	return TableOp{}, false
 }
 
 // KeyOf returns the key path of a single-key subscript (`t[req.peer]`,
@@ -199,3 +206,11 @@ func oneLine(t *syntax.Tree, n syntax.NodeID) string {
 
 // describe is a source for a list in a message: "line 12: `raise ...`".
 func (s *Source) describe() string { return fmt.Sprintf("line %d: `%s`", s.Line, s.Text) }
+
+func argCount(t *syntax.Tree, call syntax.NodeID) int {
+	n := 0
+	for range t.NamedChildren(t.Field(call, syntax.FArguments)) {
+		n++
+	}
+	return n
+}

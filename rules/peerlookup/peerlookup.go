@@ -11,6 +11,7 @@ import (
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/kvfail"
 	"github.com/sglint/sglint/rules/peertable"
 	"github.com/sglint/sglint/rules/sendpath"
 )
@@ -42,66 +43,44 @@ func run(pass *analyzer.Pass) error {
 	}
 	var t *syntax.Tree // parsed again only when a use needs it (File.Tree)
 	var paths *sendpath.Paths
-	for tu := range peertable.New(ix).FileUses(f.Model, pymodel.Read, pymodel.ReadIndex) {
-		u, fn, tab := tu.Use, tu.Func, tu.Table
-		if paths == nil {
-			paths = sendpath.Of(pass)
+	finder := peertable.New(ix)
+	for _, kind := range []struct {
+		kind pymodel.UseKind
+		op   pymodel.UseOp
+	}{{pymodel.Read, pymodel.ReadIndex}, {pymodel.Mutate, pymodel.MutPop}, {pymodel.Mutate, pymodel.MutDelItem}} {
+		for tu := range finder.FileUses(f.Model, kind.kind, kind.op) {
+			u, fn, tab := tu.Use, tu.Func, tu.Table
+			if paths == nil {
+				paths = sendpath.Of(pass)
+			}
+			if !paths.OnPath(fn) {
+				continue
+			}
+			if t == nil {
+				t = f.Tree()
+			}
+			l, ok := kvfail.TableOpAt(t, u)
+			if !ok {
+				continue // a key we cannot name has no facts: stay silent
+			}
+			table := facts.Path(tu.Self + "." + u.Path)
+			r := paths.Facts(fn)
+			if r == nil || kvfail.Guarded(r, l.Node, table, l.Key) {
+				continue
+			}
+			lk := leakOf(paths, fn, l.Node, table, l.Key)
+			if lk == nil {
+				continue
+			}
+			report(pass, paths, l, table, tab, lk)
 		}
-		if !paths.OnPath(fn) {
-			continue
-		}
-		if t == nil {
-			t = f.Tree()
-		}
-		sub := t.Parent(u.At.Node)
-		key, ok := keyOf(t, sub)
-		if !ok {
-			continue // a key we cannot name has no facts: stay silent
-		}
-		table := facts.Path(tu.Self + "." + u.Path)
-		r := paths.Facts(fn)
-		if r == nil || guarded(r, sub, table, key) {
-			continue
-		}
-		l := leakOf(paths, fn, sub, table, key)
-		if l == nil {
-			continue
-		}
-		report(pass, paths, sub, table, key, tab, l)
 	}
 	return nil
 }
 
-// keyOf returns the key path of a single-key subscript (`t[req.peer]`,
-// `t['x']`), false for slices, tuples and computed keys.
-func keyOf(t *syntax.Tree, sub syntax.NodeID) (facts.Path, bool) {
-	if sub == syntax.NoNode || t.Kind(sub) != syntax.Subscript {
-		return "", false
-	}
-	p, ok := facts.PathOf(t, sub)
-	if !ok {
-		return "", false
-	}
-	// The key is what follows the table's own path inside the brackets.
-	v, ok := facts.PathOf(t, t.Field(sub, syntax.FValue))
-	if !ok || len(p) < len(v)+2 {
-		return "", false
-	}
-	return p[len(v)+1 : len(p)-1], true
-}
-
-// guarded reports a membership or non-None fact for the key that holds on
-// every path to the subscript.
-func guarded(r *facts.Result, sub syntax.NodeID, table, key facts.Path) bool {
-	if r.Holds(sub, facts.InFact(table, key)) {
-		return true
-	}
-	entry := table + "[" + key + "]"
-	return r.Holds(sub, facts.NotNoneFact(entry)) || r.Holds(sub, facts.NonEmptyFact(entry))
-}
-
-func report(pass *analyzer.Pass, paths *sendpath.Paths, sub syntax.NodeID,
-	table, key facts.Path, tab *peertable.Table, l *leak) {
+func report(pass *analyzer.Pass, paths *sendpath.Paths, lk kvfail.TableOp,
+	table facts.Path, tab *peertable.Table, l *leak) {
+	key := lk.Key
 	t := pass.File.Tree()
 	ix := paths.Index()
 	entryName := paths.ShortName(l.entry.Func)
@@ -132,11 +111,26 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, sub syntax.NodeID,
 	}
 	// The key is often a peer, but not always (a room, a request id): the
 	// message says what is known, that it was never added or was removed.
-	msg := fmt.Sprintf("`%s[%s]` raises KeyError when `%s` was never added to the table or was removed, "+
-		"and nothing checks that it is there; %s (record %s). "+
-		"Look it up with `%s.get(%s)` and fail only this request when it is missing, "+
-		"or check `%s in %s` first",
-		table, key, key, fate, Record, table, key, key, table)
+	var msg string
+	switch lk.Op {
+	case pymodel.MutPop:
+		msg = fmt.Sprintf("`%s.pop(%s)` raises KeyError when `%s` was never added to the table or was already removed, "+
+			"and nothing checks that it is there; %s (record %s). "+
+			"Remove it with `%s.pop(%s, None)`, or check `%s in %s` first",
+			table, key, key, fate, Record, table, key, key, table)
+	case pymodel.MutDelItem:
+		msg = fmt.Sprintf("`del %s[%s]` raises KeyError when `%s` was never added to the table or was already removed, "+
+			"and nothing checks that it is there; %s (record %s). "+
+			"Remove it with `%s.pop(%s, None)`, or check `%s in %s` first",
+			table, key, key, fate, Record, table, key, key, table)
+	default:
+		msg = fmt.Sprintf("`%s[%s]` raises KeyError when `%s` was never added to the table or was removed, "+
+			"and nothing checks that it is there; %s (record %s). "+
+			"Look it up with `%s.get(%s)` and fail only this request when it is missing, "+
+			"or check `%s in %s` first",
+			table, key, key, fate, Record, table, key, key, table)
+	}
+	sub := lk.Node
 
 	var related []analyzer.Related
 	if l.reraise != nil {
@@ -157,8 +151,8 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, sub syntax.NodeID,
 		related = append(related, *w)
 	}
 	pass.Report(analyzer.Diagnostic{
-		Start:    t.Start(sub),
-		End:      t.End(sub),
+		Start:    t.Start(lk.Span),
+		End:      t.End(lk.Span),
 		Message:  msg,
 		Function: syntax.QualName(t, sub),
 		Related:  related,

@@ -373,7 +373,9 @@ func KeepsLoop(t *syntax.Tree, c cfg.Catch, def syntax.NodeID) bool {
 
 // InsideLoop reports whether node n lies in the body of a loop of the
 // function defined at def.
-func (p *Paths) InsideLoop(t *syntax.Tree, n, def syntax.NodeID) bool { return loopsAround(t, n, def) > 0 }
+func (p *Paths) InsideLoop(t *syntax.Tree, n, def syntax.NodeID) bool {
+	return loopsAround(t, n, def) > 0
+}
 
 // loopsAround counts the while and for loops of the function def whose
 // body holds node n (loops of nested scopes apart).

@@ -90,7 +90,7 @@ func (c Config) patterns() []string {
 
 // key is the memo key of a configuration in Project.Shared.
 type key struct {
-	patterns, entries, waits, bases string
+	patterns, entries, waits, bases   string
 	schedBases, schedMethods, servers string
 	defaultWaits                      bool
 }

@@ -173,3 +173,24 @@ class LookupSender(PeerTables):
 
     def describe(self, peer):
         return self.peer_layouts[peer]
+
+
+class RemovingSender(PeerTables):
+    """Removing a peer fails like reading it when the key is gone."""
+
+    def send_and_forget(self, peer, pages):
+        layout = self.peer_layouts.get(peer)
+        self.peer_layouts.pop(peer)  # want: SGL004 "`self.peer_layouts.pop\(peer\)` raises KeyError .* Remove it with `self.peer_layouts.pop\(peer, None\)`"
+        return layout
+
+    def send_and_forget_default(self, peer, pages):
+        layout = self.peer_layouts.get(peer)
+        self.peer_layouts.pop(peer, None)
+        return layout
+
+    def send_and_delete(self, peer, pages):
+        del self.peer_layouts[peer]  # want: SGL004 "`del self.peer_layouts\[peer\]` raises KeyError"
+
+    def send_and_delete_checked(self, peer, pages):
+        if peer in self.peer_layouts:
+            del self.peer_layouts[peer]
