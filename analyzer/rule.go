@@ -46,6 +46,10 @@ type Rule struct {
 	Doc string
 	// Record is the id of the error record the rule derives from, if any.
 	Record string
+	// RecordFields are the fields of that record the rule takes its check
+	// from (`tryCatchPattern`, `handlingStrategy`, `validationCode`,
+	// `tags`), for `sglint explain`.
+	RecordFields []string
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
 	// Local rules read nothing but the file they check: its tree, source and

@@ -337,6 +337,10 @@ func TestExplainCommand(t *testing.T) {
 	o = runMain(t, "", nil, "explain", "SGL100")
 	assert.Contains(t, o.stdout, "Off by default: add it to the default rules with --extend-select SGL100")
 
+	// A rule says which fields of its record it comes from.
+	o = runMain(t, "", nil, "explain", "SGL005")
+	assert.Contains(t, o.stdout, "Derived from error record d0bf6111ca6909b6, from its tryCatchPattern and tags.")
+
 	// The shared KV scope says what a send path is, and who reads it.
 	o = runMain(t, "", nil, "explain", "kv-scope")
 	assert.Equal(t, ExitClean, o.code, o.stderr)

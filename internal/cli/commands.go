@@ -172,10 +172,22 @@ func ruleDoc(r *analyzer.Rule) string {
 		b.WriteString(" Off by default: add it to the default rules with --extend-select " + r.ID + " (or extend-select in the configuration).")
 	}
 	if r.Record != "" {
-		b.WriteString(" Derived from error record " + r.Record + ".")
+		b.WriteString(" Derived from error record " + r.Record)
+		if len(r.RecordFields) > 0 {
+			b.WriteString(", from its " + joinAnd(r.RecordFields))
+		}
+		b.WriteString(".")
 	}
 	b.WriteString("\n\n")
 	b.WriteString(strings.TrimRight(r.Doc, "\n"))
 	b.WriteString("\n")
 	return b.String()
+}
+
+// joinAnd joins names as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }

@@ -27,16 +27,17 @@ const Record = "795554d942550d42"
 
 // Rule SGL006 kv-error-escapes-entry.
 var Rule = &analyzer.Rule{
-	ID:       "SGL006",
-	Name:     "kv-error-escapes-entry",
-	Severity: analyzer.Error,
-	Title:    "An error of one request escapes a KV entry into the scheduler instead of failing that request",
-	Doc:      doc,
-	Record:   Record,
-	Sections: []*analyzer.Section{sendpath.Section},
-	Demand:   sendpath.Demand,
-	Options:  func() any { return DefaultOptions() },
-	Run:      run,
+	ID:           "SGL006",
+	Name:         "kv-error-escapes-entry",
+	Severity:     analyzer.Error,
+	Title:        "An error of one request escapes a KV entry into the scheduler instead of failing that request",
+	Doc:          doc,
+	Record:       Record,
+	RecordFields: []string{"tryCatchPattern", "handlingStrategy"},
+	Sections:     []*analyzer.Section{sendpath.Section},
+	Demand:       sendpath.Demand,
+	Options:      func() any { return DefaultOptions() },
+	Run:          run,
 }
 
 // Options configure SGL006 ([tool.sglint.rules.SGL006]).

@@ -27,15 +27,16 @@ const Record = "d0bf6111ca6909b6"
 
 // Rule SGL005 kv-thread-dies.
 var Rule = &analyzer.Rule{
-	ID:       "SGL005",
-	Name:     "kv-thread-dies",
-	Severity: analyzer.Error,
-	Title:    "A KV thread's loop ends when serving one request fails",
-	Doc:      doc,
-	Record:   Record,
-	Sections: []*analyzer.Section{sendpath.Section},
-	Demand:   sendpath.Demand,
-	Run:      run,
+	ID:           "SGL005",
+	Name:         "kv-thread-dies",
+	Severity:     analyzer.Error,
+	Title:        "A KV thread's loop ends when serving one request fails",
+	Doc:          doc,
+	Record:       Record,
+	RecordFields: []string{"tryCatchPattern", "tags"},
+	Sections:     []*analyzer.Section{sendpath.Section},
+	Demand:       sendpath.Demand,
+	Run:          run,
 }
 
 func run(pass *analyzer.Pass) error {

@@ -24,15 +24,16 @@ const Record = "d0bf6111ca6909b6"
 
 // Rule SGL004 unchecked-peer-lookup.
 var Rule = &analyzer.Rule{
-	ID:       "SGL004",
-	Name:     "unchecked-peer-lookup",
-	Severity: analyzer.Error,
-	Title:    "Peer table subscript on a send path without a membership check or a per-request handler",
-	Doc:      doc,
-	Record:   Record,
-	Sections: []*analyzer.Section{sendpath.Section},
-	Demand:   sendpath.Demand,
-	Run:      run,
+	ID:           "SGL004",
+	Name:         "unchecked-peer-lookup",
+	Severity:     analyzer.Error,
+	Title:        "Peer table subscript on a send path without a membership check or a per-request handler",
+	Doc:          doc,
+	Record:       Record,
+	RecordFields: []string{"validationCode"},
+	Sections:     []*analyzer.Section{sendpath.Section},
+	Demand:       sendpath.Demand,
+	Run:          run,
 }
 
 func run(pass *analyzer.Pass) error {
