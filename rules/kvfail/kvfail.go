@@ -71,6 +71,7 @@ type Source struct {
 	PerRequest bool
 	// Table and Key are the peer table and key of a table source.
 	Table, Key facts.Path
+	keyNode    syntax.NodeID
 
 	site sendpath.RaiseSite
 }

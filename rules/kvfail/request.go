@@ -275,6 +275,10 @@ func (c *classifier) assertDepends(test syntax.NodeID) bool {
 // keyDepends: the key of a table source is the request's (a local, a
 // parameter, a sender's or receiver's own attribute).
 func (c *classifier) keyDepends(s *Source) bool {
+	if s.keyNode != syntax.NoNode {
+		d := c.reads(s.keyNode)
+		return d.any()
+	}
 	root, _, _ := strings.Cut(string(s.Key), ".")
 	root, _, _ = strings.Cut(root, "[")
 	switch {

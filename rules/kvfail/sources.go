@@ -110,7 +110,7 @@ func tableSources(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree, r *
 			continue
 		}
 		table := facts.Path(tu.Self + "." + tu.Use.Path)
-		if Guarded(r, op.Node, table, op.Key) {
+		if op.Computed && !Unchecked(t, paths.Index().Func(fn).Def, table) || !op.Computed && Guarded(r, op.Node, table, op.Key) {
 			continue
 		}
 		kind := Lookup
@@ -120,8 +120,10 @@ func tableSources(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree, r *
 		case pymodel.MutDelItem:
 			kind = Delete
 		}
-		src := &Source{Kind: kind, Func: fn, Node: op.Node, Exc: "KeyError", Text: oneLine(t, op.Node), Table: table, Key: op.Key}
-		src.site.Excluded = []facts.Fact{facts.InFact(table, op.Key)}
+		src := &Source{Kind: kind, Func: fn, Node: op.Node, Exc: "KeyError", Text: oneLine(t, op.Node), Table: table, Key: op.Key, keyNode: op.KeyNode}
+		if !op.Computed {
+			src.site.Excluded = []facts.Fact{facts.InFact(table, op.Key)}
+		}
 		out = append(out, src)
 	}
 	return out
@@ -134,6 +136,12 @@ type TableOp struct {
 	Span syntax.NodeID // what a finding underlines (the subscript of a del)
 	Key  facts.Path
 	Op   pymodel.UseOp // ReadIndex, MutPop or MutDelItem
+	// KeyNode is the key expression. Computed: it is not an access path
+	// (`t[int(rank)]`), so no fact can be known about it; Key is then its
+	// text, and only the absence of any check of the table in the
+	// function makes the lookup unguarded (Unchecked).
+	KeyNode  syntax.NodeID
+	Computed bool
 }
 
 // TableOpAt finds the table operation of use u: `t[k]` read, `t.pop(k)`
@@ -143,8 +151,13 @@ func TableOpAt(t *syntax.Tree, u *pymodel.AttrUse) (TableOp, bool) {
 	switch {
 	case u.Kind == pymodel.Read && u.Op == pymodel.ReadIndex:
 		sub := t.Parent(u.At.Node)
+		op := TableOp{Node: sub, Span: sub, Op: u.Op, KeyNode: subscriptKey(t, sub)}
 		key, ok := KeyOf(t, sub)
-		return TableOp{Node: sub, Span: sub, Key: key, Op: u.Op}, ok
+		if !ok && op.KeyNode != syntax.NoNode && computedKey(t, op.KeyNode) {
+			key, ok, op.Computed = facts.Path(oneLine(t, op.KeyNode)), true, true
+		}
+		op.Key = key
+		return op, ok
 	case u.Kind == pymodel.Mutate && u.Op == pymodel.MutDelItem:
 		sub := t.Parent(u.At.Node)
 		key, ok := KeyOf(t, sub)
@@ -206,6 +219,66 @@ func oneLine(t *syntax.Tree, n syntax.NodeID) string {
 
 // describe is a source for a list in a message: "line 12: `raise ...`".
 func (s *Source) describe() string { return fmt.Sprintf("line %d: `%s`", s.Line, s.Text) }
+
+// subscriptKey is the one index of a subscript, NoNode for slices and
+// several indices.
+func subscriptKey(t *syntax.Tree, sub syntax.NodeID) syntax.NodeID {
+	key := syntax.NoNode
+	for k := range t.FieldAll(sub, syntax.FSubscript) {
+		if key != syntax.NoNode {
+			return syntax.NoNode
+		}
+		key = k
+	}
+	if key != syntax.NoNode && t.Kind(key) == syntax.Slice {
+		return syntax.NoNode
+	}
+	return key
+}
+
+// computedKey reports a key built by a call or an operation on names
+// (`int(rank)`, `f"{a}_{b}"`, `base + i`): not an access path, not a
+// literal.
+func computedKey(t *syntax.Tree, n syntax.NodeID) bool {
+	switch t.Kind(t.Unparen(n)) {
+	case syntax.Call, syntax.BinaryOperator, syntax.String, syntax.ConcatenatedString:
+		end := t.SubtreeEnd(n)
+		for m := n; m < end; m++ {
+			if t.Kind(m) == syntax.Identifier {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Unchecked reports that the function defined at def never tests or
+// looks up table (the path, as written there) other than by subscript:
+// no `in`, `.get`, `.setdefault`, `.pop`, `.keys()`, no handler of
+// KeyError. For a computed key that no fact can follow, that is what
+// "unguarded" can mean without guessing.
+func Unchecked(t *syntax.Tree, def syntax.NodeID, table facts.Path) bool {
+	for n := range t.OwnScope(def) {
+		switch t.Kind(n) {
+		case syntax.ComparisonOperator:
+			if strings.Contains(t.Text(n), " in ") && strings.Contains(t.Text(n), string(table)) {
+				return false
+			}
+		case syntax.Attribute:
+			if p, ok := facts.PathOf(t, t.Field(n, syntax.FObject)); ok && p == table {
+				switch t.Text(t.Field(n, syntax.FAttribute)) {
+				case "get", "setdefault", "pop", "keys", "items":
+					return false
+				}
+			}
+		case syntax.ExceptClause:
+			if strings.Contains(t.Text(n), "KeyError") || strings.Contains(t.Text(n), "LookupError") {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func argCount(t *syntax.Tree, call syntax.NodeID) int {
 	n := 0

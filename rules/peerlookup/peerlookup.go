@@ -66,7 +66,8 @@ func run(pass *analyzer.Pass) error {
 			}
 			table := facts.Path(tu.Self + "." + u.Path)
 			r := paths.Facts(fn)
-			if r == nil || kvfail.Guarded(r, l.Node, table, l.Key) {
+			if r == nil || !l.Computed && kvfail.Guarded(r, l.Node, table, l.Key) ||
+				l.Computed && !kvfail.Unchecked(t, ix.Func(fn).Def, table) {
 				continue
 			}
 			lk := leakOf(paths, fn, l.Node, table, l.Key)

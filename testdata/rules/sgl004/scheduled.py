@@ -86,3 +86,27 @@ class PortServer(BaseKVBootstrapServer):
 
     def describe(self, rank):
         return self.ports[rank]
+
+
+class RankServer(BaseKVBootstrapServer):
+    def __init__(self, app):
+        self.ranks = {}
+        app.router.add_put("/register", self._handle_register)
+        app.router.add_get("/route", self._handle_route)
+        app.router.add_get("/route_safe", self._handle_route_safe)
+
+    async def _handle_register(self, request):
+        data = await request.json()
+        self.ranks[int(data["rank"])] = data["addr"]
+        return 200
+
+    async def _handle_route(self, request):
+        rank = request.query.get("rank")
+        return self.ranks[int(rank)]  # want: SGL004 "`self.ranks\[int\(rank\)\]` raises KeyError .* escapes request handler `RankServer._handle_route`"
+
+    async def _handle_route_safe(self, request):
+        rank = request.query.get("rank")
+        try:
+            return self.ranks[int(rank)]
+        except KeyError:
+            return 404
