@@ -37,7 +37,15 @@ const maxGuardRounds = 6
 // replaced analysed each one again for each level of calls above it. In a
 // cycle, facts start empty and grow to a fixed point, so the cycle can only
 // make them smaller (sound).
-func (fl *Flow) Guards(r *Reach) *Guards {
+func (fl *Flow) Guards(r *Reach) *Guards { return fl.GuardsCalled(r, nil) }
+
+// GuardsCalled is Guards where a start for which called returns true is
+// only ever called from project code (not started as a thread, say): its
+// entry facts are the intersection, over all its project call sites,
+// reached or not, of the facts there (each caller analysed on its own), so
+// a check that every caller makes before the call counts even when the
+// callers are not in r. A start with no project caller has none.
+func (fl *Flow) GuardsCalled(r *Reach, called func(FuncRef) bool) *Guards {
 	order := r.Funcs()
 	g := &Guards{fl: fl, entry: make(map[FuncRef][]facts.Fact, len(order)), results: make(map[FuncRef]*facts.Result, len(order))}
 	// What the constructors established holds on entry to every function
@@ -73,8 +81,11 @@ func (fl *Flow) Guards(r *Reach) *Guards {
 		if len(comp) == 1 && !cg.selfCall[comp[0]] {
 			i := comp[0]
 			fn := order[i]
-			if !r.IsStart(fn) {
+			switch {
+			case !r.IsStart(fn):
 				entry[i] = unionFacts(inv[i], g.entryFrom(r, fn, res))
+			case called != nil && called(fn):
+				entry[i] = unionFacts(inv[i], g.entryFromCallers(fn))
 			}
 			results[i] = fl.Analyze(fn, entry[i])
 			return
@@ -131,6 +142,50 @@ func (g *Guards) entryFrom(r *Reach, fn FuncRef, res func(FuncRef) *facts.Result
 		}
 		if !cres.Reachable(call.At.Node) {
 			continue // dead code calls nobody
+		}
+		var here []facts.Fact
+		for _, cal := range ix.Callees(site) {
+			if cal.Func != fn {
+				continue
+			}
+			bs := fl.bindings(t, site, cal)
+			for _, f := range cres.At(call.At.Node) {
+				here = translateFacts(here, f, bs, false)
+			}
+			break
+		}
+		sortFacts(here)
+		if !seen {
+			acc, seen = here, true
+		} else {
+			acc = intersectFacts(acc, here)
+		}
+		if len(acc) == 0 {
+			return nil
+		}
+	}
+	return acc
+}
+
+// entryFromCallers intersects the facts at every project call site of fn,
+// each caller analysed with no entry facts of its own.
+func (g *Guards) entryFromCallers(fn FuncRef) []facts.Fact {
+	fl := g.fl
+	ix := fl.ix
+	var acc []facts.Fact
+	seen := false
+	for _, site := range ix.Callers(fn) {
+		call := ix.Call(site)
+		if call.Func < 0 {
+			return nil // module-level code calls it with nothing checked
+		}
+		cres := fl.Analyze(FuncRef{site.File, call.Func}, nil)
+		t := fl.tree(site.File)
+		if cres == nil || t == nil {
+			return nil
+		}
+		if !cres.Reachable(call.At.Node) {
+			continue
 		}
 		var here []facts.Fact
 		for _, cal := range ix.Callees(site) {

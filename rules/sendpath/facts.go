@@ -15,7 +15,8 @@ import (
 // send-path functions of the facts there (checks in callers that dominate
 // the call), translated through the receiver and the path arguments
 // (`self.kv_mgr.descs` in the caller is `self.descs` in the callee).
-// Outermost entries start with nothing known.
+// Outermost entries start with what every project caller checked before
+// the call (nothing when they have no project caller, or are threads).
 
 // computeFacts runs the guards over the send paths.
 func (p *Paths) computeFacts(waits []string) {
@@ -29,7 +30,24 @@ func (p *Paths) computeFacts(waits []string) {
 		}, waits)
 	}
 	p.flow = fl
-	p.guards = fl.Guards(p.reach)
+	// An outermost entry that only code calls (not a thread or a task) is
+	// judged under the checks all its callers make, on send paths or not:
+	// a scheduler that checks before it calls protects the entry.
+	p.guards = fl.GuardsCalled(p.reach, func(fn pymodel.FuncRef) bool {
+		e, ok := p.EntryOf(fn)
+		return ok && e.Kind != Thread && e.Kind != Executor && !p.isThreadTarget(fn)
+	})
+}
+
+// isThreadTarget reports a function some code starts as a thread or task,
+// whatever entry kind it has here.
+func (p *Paths) isThreadTarget(fn pymodel.FuncRef) bool {
+	for _, e := range p.ix.Entries() {
+		if e.Func == fn {
+			return true
+		}
+	}
+	return false
 }
 
 // Flow is the facts layer the paths were analysed with.
