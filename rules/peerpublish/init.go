@@ -5,23 +5,34 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/cfg"
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/analyzer/pyname"
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
 // store is a by-key store of a named object into a table of self:
 // `self.T[k] = obj`.
 type store struct {
-	node  syntax.NodeID // the assignment
+	node  syntax.NodeID // the assignment, or the setdefault call
 	table string        // T
-	obj   string        // obj
+	obj   string        // obj: the stored name, or the entry's text for a path store
 	self  string        // the name of self where it is made
+	// path is set for a store of a fresh object (`self.T[k] = make()`),
+	// later initialised through the table itself (`self.T[k].x = v`):
+	// the entry's path, and the root name of its key, whose rebinding
+	// makes it another entry.
+	path    facts.Path
+	keyRoot string
 }
 
 // storeOf reads the store a MutSetItem use of `self.T` belongs to; false
 // when the stored value is not a plain name (a fresh object cannot be
 // initialised later under a name).
 func storeOf(t *syntax.Tree, u *pymodel.AttrUse, self string) (store, bool) {
+	if u.Op == pymodel.MutSetdefault {
+		return setdefaultOf(t, u, self)
+	}
 	attr := u.At.Node
 	sub := t.Parent(attr)
 	if sub == syntax.NoNode || t.Kind(sub) != syntax.Subscript || t.FieldOf(attr) != syntax.FValue {
@@ -32,10 +43,87 @@ func storeOf(t *syntax.Tree, u *pymodel.AttrUse, self string) (store, bool) {
 		return store{}, false
 	}
 	v := t.Unparen(t.Field(asg, syntax.FRight))
-	if v == syntax.NoNode || t.Kind(v) != syntax.Identifier || t.TextIs(v, self) {
+	if v == syntax.NoNode || t.TextIs(v, self) {
 		return store{}, false
 	}
-	return store{node: asg, table: u.Path, obj: t.Text(v), self: self}, true
+	switch t.Kind(v) {
+	case syntax.Identifier:
+		return store{node: asg, table: u.Path, obj: t.Text(v), self: self}, true
+	case syntax.Call:
+		// A fresh object, initialised later through the table entry.
+		if !freshObject(t, v) {
+			return store{}, false
+		}
+		p, ok := facts.PathOf(t, sub)
+		key := t.Field(sub, syntax.FSubscript)
+		if !ok || key == syntax.NoNode {
+			return store{}, false
+		}
+		return store{node: asg, table: u.Path, obj: compact(t.Text(sub)), self: self, path: p, keyRoot: rootName(t, key)}, true
+	}
+	return store{}, false
+}
+
+// freshObject reports a call that builds a peer object: not a container
+// (`dict()`, `list()`, `defaultdict(list)`), which a table of tables
+// fills key by key as registrations arrive, by design.
+func freshObject(t *syntax.Tree, v syntax.NodeID) bool {
+	if t.Kind(v) != syntax.Call {
+		return false
+	}
+	switch pyname.Last(compact(t.Text(t.Field(v, syntax.FFunction)))) {
+	case "dict", "list", "set", "tuple", "defaultdict", "OrderedDict", "deque", "Counter":
+		return false
+	}
+	return true
+}
+
+// setdefaultOf reads `self.T.setdefault(k, obj)`, and `x =
+// self.T.setdefault(k, make())`, which publishes the fresh object and
+// binds it to x: the object initialised later is obj, or x.
+func setdefaultOf(t *syntax.Tree, u *pymodel.AttrUse, self string) (store, bool) {
+	call := t.Parent(u.At.Node) // At is `self.T.setdefault`
+	if call == syntax.NoNode || t.Kind(call) != syntax.Call {
+		return store{}, false
+	}
+	args := t.Field(call, syntax.FArguments)
+	if t.NamedChild(args, 1) == syntax.NoNode || t.NamedChild(args, 2) != syntax.NoNode {
+		return store{}, false
+	}
+	v := t.Unparen(t.NamedChild(args, 1))
+	if t.Kind(v) == syntax.Identifier && !t.TextIs(v, self) {
+		return store{node: call, table: u.Path, obj: t.Text(v), self: self}, true
+	}
+	if !freshObject(t, v) {
+		return store{}, false // an empty container, filled over time by design
+	}
+	if asg := t.Parent(call); asg != syntax.NoNode && t.Kind(asg) == syntax.Assignment && t.FieldOf(call) == syntax.FRight {
+		if l := t.Unparen(t.Field(asg, syntax.FLeft)); t.Kind(l) == syntax.Identifier {
+			return store{node: asg, table: u.Path, obj: t.Text(l), self: self}, true
+		}
+	}
+	return store{}, false
+}
+
+// pathSteps lists, in source order, the attribute stores of def's own
+// scope on the table entry st.path (`self.T[k].x = v`).
+func pathSteps(t *syntax.Tree, def syntax.NodeID, st store) []step {
+	var out []step
+	walkScope(t, def, func(n syntax.NodeID) {
+		switch t.Kind(n) {
+		case syntax.Assignment, syntax.AugmentedAssignment:
+			for _, target := range targets(t, t.Field(n, syntax.FLeft)) {
+				target = t.Unparen(target)
+				if t.Kind(target) != syntax.Attribute {
+					continue
+				}
+				if p, ok := facts.PathOf(t, t.Field(target, syntax.FObject)); ok && p == st.path {
+					out = append(out, step{node: n, what: fmt.Sprintf("`%s` is still assigned", compact(t.Text(target)))})
+				}
+			}
+		}
+	})
+	return out
 }
 
 // fillMethods put something into a container in place.

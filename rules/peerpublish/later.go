@@ -45,6 +45,14 @@ func (v *fnView) facts() *facts.Result {
 //     loop publishes every peer, a second prepares them), under that loop's
 //     variable, with the collection not rebound in between.
 func lateStep(v *fnView, st store) (step, bool) {
+	if st.path != "" {
+		for _, s := range pathSteps(v.t, v.def, st) {
+			if s.node != st.node && reachesAfter(v.graph(), st.node, s.node, st.keyRoot) {
+				return s, true
+			}
+		}
+		return step{}, false
+	}
 	type cand struct {
 		s     step
 		ok    func() bool

@@ -6,6 +6,7 @@ package peerpublish
 import (
 	_ "embed"
 	"fmt"
+	"iter"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
@@ -43,7 +44,9 @@ func run(pass *analyzer.Pass) error {
 	views := map[syntax.NodeID]*fnView{}
 	// FileUses finds the table from the index alone: the tree is parsed
 	// again only for a store into one.
-	for tu := range peertable.New(ix).FileUses(f.Model, pymodel.Mutate, pymodel.MutSetItem) {
+	finder := peertable.New(ix)
+	for tu := range concat(finder.FileUses(f.Model, pymodel.Mutate, pymodel.MutSetItem),
+		finder.FileUses(f.Model, pymodel.Mutate, pymodel.MutSetdefault)) {
 		u, fn, tab := tu.Use, tu.Func, tu.Table
 		st, ok := storeOf(f.Tree(), u, tu.Self)
 		if !ok {
@@ -63,10 +66,52 @@ func run(pass *analyzer.Pass) error {
 			views[def] = v
 		}
 		if s, ok := lateStep(v, st); ok {
-			report(pass, paths, st, s, reader)
+			report(pass, paths, st, s, reader, "")
+		}
+	}
+	// Calls of publish helpers (see helper.go).
+	helpers := helpersOf(pass.Project)
+	if len(helpers) == 0 {
+		return nil
+	}
+	for _, fn := range ix.FuncsOf(f.Model) {
+		self, _ := ix.SelfOf(fn)
+		for _, hs := range helperStores(ix, helpers, fn, self) {
+			if paths == nil {
+				paths = sendpath.Of(pass)
+			}
+			reader, ok := sendReader(ix, paths, hs.h.tab)
+			if !ok {
+				continue
+			}
+			def := ix.Func(fn).Def
+			v := views[def]
+			if v == nil {
+				v = &fnView{ix: ix, t: f.Tree(), fn: fn, def: def}
+				views[def] = v
+			}
+			if s, ok := lateStep(v, hs.st); ok {
+				report(pass, paths, hs.st, s, reader, paths.ShortName(hs.h.fn))
+			}
 		}
 	}
 	return nil
+}
+
+// concat yields the uses of a, then of b.
+func concat(a, b iter.Seq[peertable.SelfUse]) iter.Seq[peertable.SelfUse] {
+	return func(yield func(peertable.SelfUse) bool) {
+		for u := range a {
+			if !yield(u) {
+				return
+			}
+		}
+		for u := range b {
+			if !yield(u) {
+				return
+			}
+		}
+	}
 }
 
 // sendReader returns a read of the table in a function on a send path,
@@ -96,11 +141,15 @@ func sendReader(ix *pymodel.Index, paths *sendpath.Paths, tab *peertable.Table) 
 	return best, found
 }
 
-func report(pass *analyzer.Pass, paths *sendpath.Paths, st store, s step, reader pymodel.UseRef) {
+func report(pass *analyzer.Pass, paths *sendpath.Paths, st store, s step, reader pymodel.UseRef, via string) {
 	ix := pass.Project.Index
 	t := pass.File.Tree()
 	readerFn := pymodel.FuncRef{File: reader.File, Func: ix.Use(reader).Func}
-	msg := fmt.Sprintf("`%s` is published before it is fully initialised: it goes into `self.%s`, "+
+	into := "it goes into"
+	if via != "" {
+		into = fmt.Sprintf("`%s` puts it into", via)
+	}
+	msg := fmt.Sprintf("`%s` is published before it is fully initialised: "+into+" `self.%s`, "+
 		"which send path `%s` reads from another thread, and then %s; "+
 		"a transfer in between, or after that step raises, finds a half-built peer (record %s). "+
 		"Prepare `%s` completely first and store it last, removing it again if a step fails",
