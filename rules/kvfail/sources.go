@@ -126,6 +126,14 @@ func tableSources(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree, r *
 		}
 		out = append(out, src)
 	}
+	for _, op := range AliasOps(peertable.New(paths.Index()), fn, t, paths.Index().Func(fn).Def) {
+		if GuardedAlias(r, op) {
+			continue
+		}
+		src := &Source{Kind: Lookup, Func: fn, Node: op.Node, Exc: "KeyError", Text: oneLine(t, op.Node), Table: op.Table, Key: op.Key, keyNode: op.KeyNode}
+		src.site.Excluded = []facts.Fact{facts.InFact(op.Table, op.Key), facts.InFact(facts.Path(op.Local), op.Key)}
+		out = append(out, src)
+	}
 	return out
 }
 

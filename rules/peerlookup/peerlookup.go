@@ -77,7 +77,47 @@ func run(pass *analyzer.Pass) error {
 			report(pass, paths, l, table, tab, lk)
 		}
 	}
+	// Lookups through a local bound to the table (`peers = self.peers`).
+	for _, fn := range ix.FuncsOf(f.Model) {
+		if paths == nil {
+			paths = sendpath.Of(pass)
+		}
+		if !paths.OnPath(fn) || !usesTable(ix, fn) {
+			continue
+		}
+		if t == nil {
+			t = f.Tree()
+		}
+		r := paths.Facts(fn)
+		if r == nil {
+			continue
+		}
+		for _, op := range kvfail.AliasOps(finder, fn, t, ix.Func(fn).Def) {
+			if kvfail.GuardedAlias(r, op) {
+				continue
+			}
+			table := facts.Path(op.Local)
+			lk := leakOf(paths, fn, op.Node, table, op.Key)
+			if lk == nil {
+				continue
+			}
+			report(pass, paths, op.TableOp, table, op.Use.Table, lk)
+		}
+	}
 	return nil
+}
+
+// usesTable reports a function that reads some attribute of self plainly
+// (what binding a local to a table takes): most functions on send paths
+// do, but a cheap test spares the others a walk of their tree.
+func usesTable(ix *pymodel.Index, fn pymodel.FuncRef) bool {
+	s := ix.Summary(fn.File)
+	for i := range s.Uses {
+		if u := &s.Uses[i]; u.Func == fn.Func && u.Self && u.Kind == pymodel.Read && u.Op == pymodel.ReadPlain && u.Path != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func report(pass *analyzer.Pass, paths *sendpath.Paths, lk kvfail.TableOp,

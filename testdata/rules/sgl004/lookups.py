@@ -194,3 +194,28 @@ class RemovingSender(PeerTables):
     def send_and_delete_checked(self, peer, pages):
         if peer in self.peer_layouts:
             del self.peer_layouts[peer]
+
+
+class AliasingSender(PeerTables):
+    """The table under a local name fails the same way."""
+
+    def send_through_alias(self, peer, pages):
+        layouts = self.peer_layouts
+        return layouts[peer]  # want: SGL004 "`layouts\[peer\]` raises KeyError"
+
+    def send_through_alias_checked(self, peer, pages):
+        layouts = self.peer_layouts
+        if peer not in layouts:
+            return None
+        return layouts[peer]
+
+    def send_through_alias_checked_on_table(self, peer, pages):
+        layouts = self.peer_layouts
+        if peer not in self.peer_layouts:
+            return None
+        return layouts[peer]
+
+    def send_through_rebound_name(self, peer, pages, other):
+        layouts = self.peer_layouts
+        layouts = other
+        return layouts[peer]
