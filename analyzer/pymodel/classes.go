@@ -461,6 +461,60 @@ func (ix *Index) typeOf(file, fn int32, dotted string, depth int) (ClassRef, boo
 	return c, ok
 }
 
+// callResult is the class of what a call of callee (as written in
+// function fn) returns: a project class's constructor, or a factory, a
+// project function or method of self whose return annotation names a
+// project class or whose every return builds one (`return Manager(...)`).
+func (ix *Index) callResult(file, fn int32, callee string) (ClassRef, bool) {
+	sym := ix.Resolve(file, fn, callee)
+	var f FuncRef
+	switch sym.Kind {
+	case SymClass:
+		return sym.Class, true
+	case SymFunc:
+		f = sym.Func
+	default:
+		self, cls := ix.selfOf(file, fn)
+		name, ok := strings.CutPrefix(callee, self+".")
+		if self == "" || !ok || strings.ContainsRune(name, '.') {
+			return NoClass, false
+		}
+		if f = ix.LookupMethod(ClassRef{file, cls}, name).Func; !f.Valid() {
+			return NoClass, false
+		}
+	}
+	return ix.factoryClass(f)
+}
+
+// factoryClass is the class a factory function returns (see callResult).
+func (ix *Index) factoryClass(f FuncRef) (ClassRef, bool) {
+	fd := ix.Func(f)
+	if fd.Returns != "" {
+		return ix.ResolveType(f.File, f.Func, fd.Returns)
+	}
+	if fd.Generator || fd.FallsOff {
+		return NoClass, false
+	}
+	s := ix.Files[f.File].Summary
+	found := NoClass
+	for i := range s.Returns {
+		rt := &s.Returns[i]
+		if rt.Func != f.Func {
+			continue
+		}
+		if rt.Call < 0 {
+			return NoClass, false
+		}
+		c := s.Calls[rt.Call]
+		sym := ix.Resolve(f.File, f.Func, c.Callee())
+		if sym.Kind != SymClass || found.Valid() && found != sym.Class {
+			return NoClass, false
+		}
+		found = sym.Class
+	}
+	return found, found.Valid()
+}
+
 func (ix *Index) nameType(file, fn int32, name string) (ClassRef, bool) {
 	s := ix.Files[file].Summary
 	if fn >= 0 && int(fn) < len(s.Functions) {
@@ -487,10 +541,7 @@ func (ix *Index) nameType(file, fn int32, name string) (ClassRef, bool) {
 					return NoClass, false
 				}
 				if lt.Ctor {
-					if sym := ix.Resolve(file, g, lt.Type); sym.Kind == SymClass {
-						return sym.Class, true
-					}
-					return NoClass, false
+					return ix.callResult(file, g, lt.Type)
 				}
 				return ix.ResolveType(file, g, lt.Type)
 			}
