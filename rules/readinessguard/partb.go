@@ -282,17 +282,19 @@ func (ck *checker) escapeMessage(er emptyRaise, e sendpath.Escape) string {
 	case sendpath.Executor:
 		b.WriteString(sendpath.UnreadFuture(entry, "the "+er.site.Exc))
 	default:
-		fmt.Fprintf(&b, "the %s leaves `%s` for its caller (the scheduler) instead of skipping the KV send", er.site.Exc, entry)
+		fmt.Fprintf(&b, "the %s leaves `%s` for its caller (the scheduler) instead of failing one request", er.site.Exc, entry)
 	}
-	fmt.Fprintf(&b, ". Check `%s` here and skip the KV send", er.state)
-	if c, ok := ck.classOf(e.Entry.Func); ok {
+	fmt.Fprintf(&b, " (record %s). ", RecordID)
+	if c, ok := ck.classOf(er.site.Func); ok {
 		if attr, ok := selfAttr(er.state, sendpath.SelfName(ix, er.site.Func)); ok {
-			if ex := ck.guardExample(c, attr, e.Entry.Func); ex != "" {
-				b.WriteString(ex)
+			if st, ok := ck.state(c, attr); ok {
+				b.WriteString(refuseToStart(ck.funcOfUse(st.Fill), attr, st.Kind == noneYet))
+				b.WriteString(", or fail only this request in an `except` here")
+				return b.String()
 			}
 		}
 	}
-	fmt.Fprintf(&b, ", or fail only this request in an `except` (record %s)", RecordID)
+	b.WriteString("Refuse to start when nothing is registered, or fail only this request in an `except` here")
 	return b.String()
 }
 

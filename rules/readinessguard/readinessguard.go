@@ -280,14 +280,21 @@ func (ck *checker) useMessage(fn pymodel.FuncRef, c pymodel.ClassRef, u use, sel
 		fmt.Fprintf(&b, "%s may be empty here (nothing registered on this rank: it is filled by `%s`); ", name, filler)
 	}
 	b.WriteString(consequence(u))
-	b.WriteString(". Check it first and skip the KV send")
-	if u.Owner == facts.Path(self) {
-		if g := ck.guardExample(c, u.State.Attr, fn); g != "" {
-			b.WriteString(g)
-		}
-	}
-	fmt.Fprintf(&b, " (record %s)", RecordID)
+	fmt.Fprintf(&b, " (record %s). %s", RecordID, refuseToStart(filler, u.State.Attr, u.State.Kind == noneYet))
 	return b.String()
+}
+
+// refuseToStart is SGL001's advice: a rank that registered nothing must
+// not serve sends at all. Raising in the registration step (or the
+// constructor that runs it) when the state is still empty makes it
+// non-empty for every later method, which SGL001 accepts; skipping the
+// send instead would move no KV and report success.
+func refuseToStart(filler, attr string, none bool) string {
+	empty := "is still empty"
+	if none {
+		empty = "is still None"
+	}
+	return fmt.Sprintf("Refuse to start when nothing is registered: raise in `%s` when `self.%s` %s, so that no send finds it unset", filler, attr, empty)
 }
 
 func consequence(u use) string {

@@ -47,7 +47,9 @@ func TestSeveritiesAndRelated(t *testing.T) {
 	require.NotNil(t, b)
 	assert.Equal(t, analyzer.Warning, b.Severity())
 	assert.Contains(t, b.Message, `RuntimeError("KV memory descriptors are empty on prefill side")`)
-	assert.Contains(t, b.Message, "as `send_chunk` does")
+	assert.Contains(t, b.Message, "Refuse to start when nothing is registered: raise in `LayerDescriptorManager._register_buffers` when `self.kv_mem_descs` is still empty",
+		"the advice never says to skip the send, which would move no KV")
+	assert.NotContains(t, b.Message, "skip")
 	require.Len(t, b.Related, 2)
 	assert.Equal(t, 39, b.Related[0].Line)
 	assert.Equal(t, 26, b.Related[1].Line)
