@@ -12,8 +12,9 @@ import (
 // apiKey.
 type knownCalls map[string]bool
 
-// knownRaising finds the third-party APIs that KV code itself expects to
-// raise: a call of the API stands in a try whose body makes at most
+// knownRaising finds the third-party APIs configured as raising
+// ([tool.sglint.kv-scope] raising-calls) and those that KV code itself
+// expects to raise: a call of the API stands in a try whose body makes at most
 // maxTryCalls such calls, in a function of a KV class or server. That one
 // caller guards it is the project's own word that it raises; every other
 // call of the same API on a KV path is then a source. An API nobody
@@ -23,6 +24,9 @@ func knownRaising(paths *sendpath.Paths) knownCalls {
 	ix := paths.Index()
 	scope := paths.Scope()
 	out := knownCalls{}
+	for _, k := range paths.Config().RaisingCalls {
+		out[k] = true
+	}
 	for fi := range ix.Files {
 		for _, fn := range ix.FuncsOf(int32(fi)) {
 			if !scope.Contains(fn) && !scope.InServer(fn) {

@@ -46,6 +46,10 @@ type ScopeOptions struct {
 	// ServerBases are the bases of the KV bootstrap servers, whose route
 	// handlers are entries; nil means DefaultServerBases.
 	ServerBases []string `toml:"server-bases"`
+	// RaisingCalls are third-party APIs known to raise ("agent.transfer",
+	// "requests.get"): every call of one on a KV path is a failure source
+	// (SGL005, SGL006), as a call that KV code guards somewhere is.
+	RaisingCalls []string `toml:"raising-calls"`
 }
 
 // DefaultScopeOptions are the settings when nothing is configured.
@@ -61,7 +65,7 @@ func (o *ScopeOptions) Validate() error {
 		return fmt.Errorf("entry-patterns: %v", err)
 	}
 	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries,
-		"scheduler-bases": o.SchedulerBases, "server-bases": o.ServerBases} {
+		"scheduler-bases": o.SchedulerBases, "server-bases": o.ServerBases, "raising-calls": o.RaisingCalls} {
 		for _, n := range names {
 			if !pyname.IsDotted(n) {
 				return fmt.Errorf("%s: %q is not a dotted name (like BaseKVManager or pkg.mod.Class.method)", key, n)
@@ -74,7 +78,8 @@ func (o *ScopeOptions) Validate() error {
 // Config is the send-path configuration the settings describe.
 func (o *ScopeOptions) Config() Config {
 	return Config{Patterns: o.EntryPatterns, Entries: o.Entries, Bases: o.Bases,
-		SchedulerBases: o.SchedulerBases, SchedulerMethods: o.SchedulerMethods, ServerBases: o.ServerBases}
+		SchedulerBases: o.SchedulerBases, SchedulerMethods: o.SchedulerMethods, ServerBases: o.ServerBases,
+		RaisingCalls: o.RaisingCalls}
 }
 
 // Of returns the send paths of pass's project under the run's kv-scope

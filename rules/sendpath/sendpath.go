@@ -72,6 +72,10 @@ type Config struct {
 	// ServerBases are the bases of the KV bootstrap servers, whose route
 	// handlers are entries; nil means DefaultServerBases.
 	ServerBases []string
+	// RaisingCalls are third-party APIs known to raise, by the attribute
+	// holding the client and the method ("agent.transfer") or by module
+	// function ("requests.get"), besides those KV code guards itself.
+	RaisingCalls []string
 }
 
 func (c Config) bases() []string {
@@ -92,13 +96,14 @@ func (c Config) patterns() []string {
 type key struct {
 	patterns, entries, waits, bases   string
 	schedBases, schedMethods, servers string
+	raising                           string
 	defaultWaits                      bool
 }
 
 func (c Config) key() key {
 	j := func(xs []string) string { return strings.Join(xs, "\x00") }
 	return key{j(c.patterns()), j(c.Entries), j(c.WaitCalls), j(c.bases()),
-		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), c.WaitCalls == nil}
+		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), j(c.RaisingCalls), c.WaitCalls == nil}
 }
 
 // Kind says why a function is an entry.
@@ -181,6 +186,7 @@ type Reach struct {
 	reach   *pymodel.Reach          // from the outermost entries
 	files   []*analyzer.File        // by index file number
 	scope   *Scope
+	cfg     Config
 }
 
 // Paths is the send-path view of one project: its Reach, with the guard
@@ -224,7 +230,7 @@ func ReachOf(proj *analyzer.Project, cfg Config) *Reach {
 }
 
 func build(proj *analyzer.Project, cfg Config) *Reach {
-	p := &Reach{Project: proj, ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}}
+	p := &Reach{Project: proj, ix: proj.Index, entryOf: map[pymodel.FuncRef]int{}, cfg: cfg}
 	ix := p.ix
 	if ix == nil {
 		ix = pymodel.NewIndex(nil)
@@ -307,6 +313,9 @@ func (p *Reach) startedInScope(site pymodel.CallSite) bool {
 	caller := p.ix.Call(site).Func
 	return caller >= 0 && p.scope.Contains(pymodel.FuncRef{File: site.File, Func: caller})
 }
+
+// Config is the configuration the paths were computed under.
+func (p *Reach) Config() Config { return p.cfg }
 
 // Scope is the KV transfer code the entries were chosen in.
 func (p *Reach) Scope() *Scope { return p.scope }
