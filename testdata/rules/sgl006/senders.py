@@ -111,3 +111,21 @@ class UncalledManager(BaseKVManager):
         if not infos:
             raise RuntimeError(f"No transfer info found for room={room}")
         return infos
+
+
+class TransportSender(Sender):
+    """The transport call the manager guards in `retire` raises here too."""
+
+    def send(self, pages, is_last):
+        handle = self.kv_mgr.agent.prepare(self.room, pages)
+        self.kv_mgr.agent.release(handle)  # want: SGL006 "`self.kv_mgr.agent.release\(handle\)`, which this project guards elsewhere"
+
+
+class CarefulTransportSender(Sender):
+    def send(self, pages, is_last):
+        handle = self.kv_mgr.agent.prepare(self.room, pages)
+        try:
+            self.kv_mgr.agent.release(handle)
+        except Exception as e:
+            self.kv_mgr.record_failure(self.room, str(e))
+            self.kv_mgr.update_status(self.room, KVPoll.Failed)
