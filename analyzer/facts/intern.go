@@ -169,15 +169,21 @@ func (pt *pathTable) ofNode(t *syntax.Tree, n syntax.NodeID, lit bool) (pathID, 
 		return pt.attrOf(base, name)
 	case syntax.Subscript:
 		k := subscriptKey(t, n)
-		if k == syntax.NoNode {
-			return noPath, false
-		}
 		base, ok := pt.ofNode(t, t.Field(n, syntax.FValue), false)
 		if !ok {
 			return noPath, false
 		}
-		key, ok := pt.ofNode(t, k, true)
-		if !ok {
+		var key pathID
+		if k == syntax.NoNode {
+			s, ok := tupleKey(t, subscripts(t, n))
+			if !ok {
+				return noPath, false
+			}
+			key = pt.literal(s)
+		} else if key, ok = pt.ofNode(t, k, true); !ok {
+			return noPath, false
+		}
+		if key == noPath {
 			return noPath, false
 		}
 		return pt.index(base, key)
@@ -186,6 +192,12 @@ func (pt *pathTable) ofNode(t *syntax.Tree, n syntax.NodeID, lit bool) (pathID, 
 		if s, ok := literalKey(t, n); ok {
 			id := pt.literal(s)
 			return id, id != noPath
+		}
+		if t.Kind(n) == syntax.Tuple {
+			if s, ok := tupleKey(t, namedChildren(t, n)); ok {
+				id := pt.literal(s)
+				return id, id != noPath
+			}
 		}
 	}
 	return noPath, false
@@ -204,6 +216,26 @@ func (pt *pathTable) parse(s string, key bool) (pathID, string, bool) {
 	}
 	if key && Path(s[:1]).IsLiteral() {
 		end := 0
+		if s[0] == '(' {
+			depth := 0
+			for end < len(s) {
+				if s[end] == '(' {
+					depth++
+				} else if s[end] == ')' {
+					depth--
+					if depth == 0 {
+						end++
+						break
+					}
+				}
+				end++
+			}
+			if depth != 0 {
+				return noPath, s, false
+			}
+			id := pt.literal(s[:end])
+			return id, s[end:], id != noPath
+		}
 		if s[0] == '\'' {
 			j := 1
 			for j < len(s) && s[j] != '\'' {

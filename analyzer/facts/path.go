@@ -69,15 +69,20 @@ func appendPath(dst []byte, t *syntax.Tree, n syntax.NodeID, lit bool) ([]byte, 
 		return append(dst, name...), true
 	case syntax.Subscript:
 		key := subscriptKey(t, n)
+		tuple, isTuple := "", false
 		if key == syntax.NoNode {
-			return dst, false
+			if tuple, isTuple = tupleKey(t, subscripts(t, n)); !isTuple {
+				return dst, false
+			}
 		}
 		dst, ok := appendPath(dst, t, t.Field(n, syntax.FValue), false)
 		if !ok {
 			return dst, false
 		}
 		dst = append(dst, '[')
-		if dst, ok = appendPath(dst, t, key, true); !ok {
+		if isTuple {
+			dst = append(dst, tuple...)
+		} else if dst, ok = appendPath(dst, t, key, true); !ok {
 			return dst, false
 		}
 		return append(dst, ']'), true
@@ -86,8 +91,58 @@ func appendPath(dst []byte, t *syntax.Tree, n syntax.NodeID, lit bool) ([]byte, 
 		if s, ok := literalKey(t, n); ok {
 			return append(dst, s...), true
 		}
+		if t.Kind(n) == syntax.Tuple {
+			if s, ok := tupleKey(t, namedChildren(t, n)); ok {
+				return append(dst, s...), true
+			}
+		}
 	}
 	return dst, false
+}
+
+// tupleKey is the canonical form of a tuple used as a key (`t[a, b]`,
+// `(a, b) in t`): "(a,b)" when every element is a path or a literal. It
+// is interned as a literal (never rebound): a fact about `(a, b) in t`
+// does not die when a or b is rebound, which can only hide a lookup, and
+// does not cross calls.
+func tupleKey(t *syntax.Tree, elems []syntax.NodeID) (string, bool) {
+	if len(elems) < 2 {
+		return "", false
+	}
+	b := []byte{'('}
+	for i, e := range elems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if t.Kind(t.Unparen(e)) == syntax.Tuple {
+			return "", false
+		}
+		var ok bool
+		if b, ok = appendPath(b, t, e, true); !ok {
+			return "", false
+		}
+	}
+	return string(append(b, ')')), true
+}
+
+// subscripts are the indices of a subscript, none when one is a slice.
+func subscripts(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
+	var out []syntax.NodeID
+	for k := range t.FieldAll(n, syntax.FSubscript) {
+		if t.Kind(k) == syntax.Slice {
+			return nil
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func namedChildren(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
+	var out []syntax.NodeID
+	for c := range t.NamedChildren(n) {
+		out = append(out, c)
+	}
+	return out
 }
 
 // subscriptKey is the single index of a subscript (NoNode for slices and
@@ -165,7 +220,7 @@ func (p Path) IsLiteral() bool {
 		return false
 	}
 	c := p[0]
-	return c == '\'' || c == '-' || (c >= '0' && c <= '9') || p == "None" || p == "True" || p == "False"
+	return c == '\'' || c == '-' || c == '(' || (c >= '0' && c <= '9') || p == "None" || p == "True" || p == "False"
 }
 
 // getattrOf matches `getattr(obj, "name")` and `getattr(obj, "name",

@@ -219,3 +219,23 @@ class AliasingSender(PeerTables):
         layouts = self.peer_layouts
         layouts = other
         return layouts[peer]
+
+
+class TupleKeySender(PeerTables):
+    """A table keyed by (peer, rank): the tuple is the key."""
+
+    def register_rank(self, peer, rank, layout):
+        self.prepared[peer, rank] = layout
+
+    def send_rank(self, peer, rank, pages):
+        return self.prepared[peer, rank]  # want: SGL004 "`self.prepared\[\(peer,rank\)\]` raises KeyError"
+
+    def send_rank_checked(self, peer, rank, pages):
+        if (peer, rank) not in self.prepared:
+            return None
+        return self.prepared[peer, rank]
+
+    def send_rank_other_order(self, peer, rank, pages):
+        if (rank, peer) not in self.prepared:
+            return None
+        return self.prepared[peer, rank]  # want: SGL004 "KeyError"
