@@ -145,8 +145,10 @@ func namedChildren(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
 	return out
 }
 
-// subscriptKey is the single index of a subscript (NoNode for slices and
+// SubscriptKey is the single index of a subscript (NoNode for slices and
 // multiple indices).
+func SubscriptKey(t *syntax.Tree, n syntax.NodeID) syntax.NodeID { return subscriptKey(t, n) }
+
 func subscriptKey(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	key := syntax.NoNode
 	for k := range t.FieldAll(n, syntax.FSubscript) {

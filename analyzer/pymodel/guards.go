@@ -122,64 +122,40 @@ func (fl *Flow) GuardsCalled(r *Reach, called func(FuncRef) bool) *Guards {
 // entryFrom intersects the facts at fn's call sites in reached callers,
 // whose results res gives.
 func (g *Guards) entryFrom(r *Reach, fn FuncRef, res func(FuncRef) *facts.Result) []facts.Fact {
-	fl := g.fl
-	ix := fl.ix
-	var acc []facts.Fact
-	seen := false
-	for _, site := range ix.Callers(fn) {
-		call := ix.Call(site)
-		if call.Func < 0 {
-			continue
+	return g.intersectAtCalls(fn, func(caller FuncRef) (*facts.Result, bool) {
+		if caller.Func < 0 || !r.Reached(caller) {
+			return nil, false
 		}
-		caller := FuncRef{site.File, call.Func}
-		if !r.Reached(caller) {
-			continue
-		}
-		cres := res(caller)
-		t := fl.tree(site.File)
-		if cres == nil || t == nil {
-			return nil // a caller without facts guarantees nothing
-		}
-		if !cres.Reachable(call.At.Node) {
-			continue // dead code calls nobody
-		}
-		var here []facts.Fact
-		for _, cal := range ix.Callees(site) {
-			if cal.Func != fn {
-				continue
-			}
-			bs := fl.bindings(t, site, cal)
-			for _, f := range cres.At(call.At.Node) {
-				here = translateFacts(here, f, bs, false)
-			}
-			break
-		}
-		sortFacts(here)
-		if !seen {
-			acc, seen = here, true
-		} else {
-			acc = intersectFacts(acc, here)
-		}
-		if len(acc) == 0 {
-			return nil
-		}
-	}
-	return acc
+		return res(caller), true
+	})
 }
 
 // entryFromCallers intersects the facts at every project call site of fn,
 // each caller analysed with no entry facts of its own.
 func (g *Guards) entryFromCallers(fn FuncRef) []facts.Fact {
+	return g.intersectAtCalls(fn, func(caller FuncRef) (*facts.Result, bool) {
+		if caller.Func < 0 {
+			return nil, true // module-level code calls it with nothing checked
+		}
+		return g.fl.Analyze(caller, nil), true
+	})
+}
+
+// intersectAtCalls intersects, over fn's call sites whose caller's facts
+// result gives (false: the site does not count; a module-level caller has
+// Func -1), the facts holding at the call in fn's names. A caller without
+// facts guarantees nothing; a call in dead code counts for none.
+func (g *Guards) intersectAtCalls(fn FuncRef, result func(caller FuncRef) (*facts.Result, bool)) []facts.Fact {
 	fl := g.fl
 	ix := fl.ix
 	var acc []facts.Fact
 	seen := false
 	for _, site := range ix.Callers(fn) {
 		call := ix.Call(site)
-		if call.Func < 0 {
-			return nil // module-level code calls it with nothing checked
+		cres, counts := result(FuncRef{site.File, call.Func})
+		if !counts {
+			continue
 		}
-		cres := fl.Analyze(FuncRef{site.File, call.Func}, nil)
 		t := fl.tree(site.File)
 		if cres == nil || t == nil {
 			return nil

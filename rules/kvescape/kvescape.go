@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
@@ -57,30 +56,18 @@ func run(pass *analyzer.Pass) error {
 	if pass.Project == nil || pass.Project.Index == nil || pass.File.Model < 0 {
 		return nil
 	}
-	for _, d := range findingsOf(pass) {
-		if d.Path == pass.File.Path {
-			pass.Report(d)
-		}
-	}
+	res := kvfail.Of(pass)
+	opts := analyzer.OptionsOf(pass, DefaultOptions)
+	kvfail.ReportProject(pass, findingsKey{res, strings.Join(opts.RaisingMethods, "\x00")},
+		func() []analyzer.Diagnostic { return compute(pass.Project, res, opts) })
 	return nil
 }
 
-type memo struct {
-	once  sync.Once
-	diags []analyzer.Diagnostic
-}
-
-type memoKey struct {
+// findingsKey memoises the project's findings per failure analysis and
+// options.
+type findingsKey struct {
 	res     *kvfail.Result
 	raising string
-}
-
-func findingsOf(pass *analyzer.Pass) []analyzer.Diagnostic {
-	res := kvfail.Of(pass)
-	opts := analyzer.OptionsOf(pass, DefaultOptions)
-	m := pass.Project.Shared(memoKey{res, strings.Join(opts.RaisingMethods, "\x00")}, func() any { return &memo{} }).(*memo)
-	m.once.Do(func() { m.diags = compute(pass.Project, res, opts) })
-	return m.diags
 }
 
 // entryFindings are the escapes of one entry.

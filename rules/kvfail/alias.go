@@ -70,7 +70,7 @@ func AliasOps(finder *peertable.Finder, fn pymodel.FuncRef, t *syntax.Tree, def 
 			continue
 		}
 		out = append(out, AliasOp{
-			TableOp: TableOp{Node: n, Span: n, Key: key, Op: pymodel.ReadIndex, KeyNode: subscriptKey(t, n)},
+			TableOp: TableOp{Node: n, Span: n, Key: key, Op: pymodel.ReadIndex, KeyNode: facts.SubscriptKey(t, n)},
 			Use:     tu, Local: t.Text(v), Table: facts.Path(tu.Self + "." + tu.Use.Path),
 		})
 	}

@@ -142,3 +142,15 @@ func Rank(a, b Failure, ea, eb sendpath.Escape) int {
 	return cmp.Or(cmp.Compare(order(a.Kind), order(b.Kind)), cmp.Compare(len(ea.Chain), len(eb.Chain)),
 		cmp.Compare(a.Func.File, b.Func.File), cmp.Compare(a.Line, b.Line))
 }
+
+// ReportProject reports the findings of pass's file among a project's
+// findings, which compute makes once per project and key (the first pass
+// to ask computes them; the others wait and read).
+func ReportProject(pass *analyzer.Pass, key any, compute func() []analyzer.Diagnostic) {
+	diags := pass.Project.Shared(key, func() any { return compute() }).([]analyzer.Diagnostic)
+	for _, d := range diags {
+		if d.Path == pass.File.Path {
+			pass.Report(d)
+		}
+	}
+}

@@ -159,7 +159,7 @@ func TableOpAt(t *syntax.Tree, u *pymodel.AttrUse) (TableOp, bool) {
 	switch {
 	case u.Kind == pymodel.Read && u.Op == pymodel.ReadIndex:
 		sub := t.Parent(u.At.Node)
-		op := TableOp{Node: sub, Span: sub, Op: u.Op, KeyNode: subscriptKey(t, sub)}
+		op := TableOp{Node: sub, Span: sub, Op: u.Op, KeyNode: facts.SubscriptKey(t, sub)}
 		key, ok := KeyOf(t, sub)
 		if !ok && op.KeyNode != syntax.NoNode && computedKey(t, op.KeyNode) {
 			key, ok, op.Computed = facts.Path(oneLine(t, op.KeyNode)), true, true
@@ -227,22 +227,6 @@ func oneLine(t *syntax.Tree, n syntax.NodeID) string {
 
 // describe is a source for a list in a message: "line 12: `raise ...`".
 func (s *Source) describe() string { return fmt.Sprintf("line %d: `%s`", s.Line, s.Text) }
-
-// subscriptKey is the one index of a subscript, NoNode for slices and
-// several indices.
-func subscriptKey(t *syntax.Tree, sub syntax.NodeID) syntax.NodeID {
-	key := syntax.NoNode
-	for k := range t.FieldAll(sub, syntax.FSubscript) {
-		if key != syntax.NoNode {
-			return syntax.NoNode
-		}
-		key = k
-	}
-	if key != syntax.NoNode && t.Kind(key) == syntax.Slice {
-		return syntax.NoNode
-	}
-	return key
-}
 
 // computedKey reports a key built by a call or an operation on names
 // (`int(rank)`, `f"{a}_{b}"`, `base + i`): not an access path, not a

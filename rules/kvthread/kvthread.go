@@ -7,7 +7,6 @@ package kvthread
 import (
 	_ "embed"
 	"fmt"
-	"sync"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/cfg"
@@ -43,28 +42,13 @@ func run(pass *analyzer.Pass) error {
 	if pass.Project == nil || pass.Project.Index == nil || pass.File.Model < 0 {
 		return nil
 	}
-	for _, d := range findingsOf(pass) {
-		if d.Path == pass.File.Path {
-			pass.Report(d)
-		}
-	}
+	res := kvfail.Of(pass)
+	kvfail.ReportProject(pass, findingsKey{res}, func() []analyzer.Diagnostic { return compute(res) })
 	return nil
 }
 
-// memo holds the project's findings, computed by the first pass.
-type memo struct {
-	once  sync.Once
-	diags []analyzer.Diagnostic
-}
-
-type memoKey struct{ res *kvfail.Result }
-
-func findingsOf(pass *analyzer.Pass) []analyzer.Diagnostic {
-	res := kvfail.Of(pass)
-	m := pass.Project.Shared(memoKey{res}, func() any { return &memo{} }).(*memo)
-	m.once.Do(func() { m.diags = compute(res) })
-	return m.diags
-}
+// findingsKey memoises the project's findings per failure analysis.
+type findingsKey struct{ res *kvfail.Result }
 
 // loop is one KV thread loop and what ends it.
 type loop struct {

@@ -42,22 +42,16 @@ func run(pass *analyzer.Pass) error {
 	}
 	var paths *sendpath.Paths // built on the first store into a table
 	views := map[syntax.NodeID]*fnView{}
-	// FileUses finds the table from the index alone: the tree is parsed
-	// again only for a store into one.
-	finder := peertable.New(ix)
-	for tu := range concat(finder.FileUses(f.Model, pymodel.Mutate, pymodel.MutSetItem),
-		finder.FileUses(f.Model, pymodel.Mutate, pymodel.MutSetdefault)) {
-		u, fn, tab := tu.Use, tu.Func, tu.Table
-		st, ok := storeOf(f.Tree(), u, tu.Self)
-		if !ok {
-			continue
-		}
+	// judge reports store st in fn when a send path reads its table and
+	// fn initialises the object after the store; via names the publish
+	// helper when the store is a call of one.
+	judge := func(fn pymodel.FuncRef, st store, tab *peertable.Table, via string) {
 		if paths == nil {
 			paths = sendpath.Of(pass)
 		}
 		reader, ok := sendReader(ix, paths, tab)
 		if !ok {
-			continue
+			return
 		}
 		def := ix.Func(fn).Def
 		v := views[def]
@@ -66,7 +60,16 @@ func run(pass *analyzer.Pass) error {
 			views[def] = v
 		}
 		if s, ok := lateStep(v, st); ok {
-			report(pass, paths, st, s, reader, "")
+			report(pass, paths, st, s, reader, via)
+		}
+	}
+	// FileUses finds the table from the index alone: the tree is parsed
+	// again only for a store into one.
+	finder := peertable.New(ix)
+	for tu := range concat(finder.FileUses(f.Model, pymodel.Mutate, pymodel.MutSetItem),
+		finder.FileUses(f.Model, pymodel.Mutate, pymodel.MutSetdefault)) {
+		if st, ok := storeOf(f.Tree(), tu.Use, tu.Self); ok {
+			judge(tu.Func, st, tu.Table, "")
 		}
 	}
 	// Calls of publish helpers (see helper.go).
@@ -77,22 +80,7 @@ func run(pass *analyzer.Pass) error {
 	for _, fn := range ix.FuncsOf(f.Model) {
 		self, _ := ix.SelfOf(fn)
 		for _, hs := range helperStores(ix, helpers, fn, self) {
-			if paths == nil {
-				paths = sendpath.Of(pass)
-			}
-			reader, ok := sendReader(ix, paths, hs.h.tab)
-			if !ok {
-				continue
-			}
-			def := ix.Func(fn).Def
-			v := views[def]
-			if v == nil {
-				v = &fnView{ix: ix, t: f.Tree(), fn: fn, def: def}
-				views[def] = v
-			}
-			if s, ok := lateStep(v, hs.st); ok {
-				report(pass, paths, hs.st, s, reader, paths.ShortName(hs.h.fn))
-			}
+			judge(fn, hs.st, hs.h.tab, ix.Func(hs.h.fn).QualName)
 		}
 	}
 	return nil
