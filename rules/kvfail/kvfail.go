@@ -103,9 +103,10 @@ func compute(proj *analyzer.Project, paths *sendpath.Paths) *Result {
 	res := &Result{Paths: paths}
 	fns := paths.Funcs()
 	known := knownRaising(paths)
+	ta := newTaint(paths)
 	per := make([][]Failure, len(fns))
 	pymodel.ForEach(len(fns), func(i int) {
-		for _, s := range sourcesIn(paths, fns[i], known) {
+		for _, s := range sourcesIn(paths, ta, fns[i], known) {
 			if es := paths.Escapes(s.site); len(es) > 0 {
 				per[i] = append(per[i], Failure{Source: s, Escapes: es})
 			}

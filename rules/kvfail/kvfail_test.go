@@ -155,3 +155,30 @@ func TestKnownCallsAndConfinement(t *testing.T) {
 	assert.Equal(t, []string{"31 call self.agent.transfer(job.handle) true [Manager.worker]"}, got,
 		"_parse's raise escapes nowhere: the frames are checked before the first call, the second is under a handler")
 }
+
+// A parameter every KV-path caller binds to configuration is
+// configuration: a raise it alone triggers (after early exits on it) is
+// not one request's failure. The same helper given received data is.
+func TestConfigParameters(t *testing.T) {
+	src := base + `    def worker(self):
+        while True:
+            msg = self.queue.get()
+            heads = self._heads(self.mode, 2)
+            width = self._width(msg[1])
+
+    def _heads(self, mode, tp):
+        total = getattr(mode, "heads", 0)
+        if total > 0:
+            return total
+        raise ValueError("cannot resolve heads")
+
+    def _width(self, frame):
+        total = getattr(frame, "width", 0)
+        if total > 0:
+            return total
+        raise ValueError("cannot resolve width")
+`
+	got := failures(t, src)
+	assert.Contains(t, got, "35 raise raise ValueError(\"cannot resolve heads\") false [Manager.worker]")
+	assert.Contains(t, got, "41 raise raise ValueError(\"cannot resolve width\") true [Manager.worker]")
+}

@@ -1,7 +1,9 @@
 package kvfail
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -32,9 +34,13 @@ type classifier struct {
 	// targets, unpacking, except names), which counts as the request's.
 	locals map[string][]syntax.NodeID
 	dep    map[string]int8 // memo of localDepends: 1 yes, -1 no, 0 unknown
+	// config are the parameters of fn that every project caller binds to
+	// configuration: its own manager's attributes (`self.kv_args`),
+	// constants, or the default.
+	config map[string]bool
 }
 
-func newClassifier(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree) *classifier {
+func newClassifier(paths *sendpath.Paths, ta *taint, fn pymodel.FuncRef, t *syntax.Tree, visiting []pymodel.FuncRef) *classifier {
 	ix := paths.Index()
 	c := &classifier{t: t, def: ix.Func(fn).Def, params: map[string]bool{},
 		locals: map[string][]syntax.NodeID{}, dep: map[string]int8{}}
@@ -50,6 +56,7 @@ func newClassifier(paths *sendpath.Paths, fn pymodel.FuncRef, t *syntax.Tree) *c
 			}
 		}
 	}
+	c.config = ta.configParams(fn, visiting)
 	for n := range t.OwnScope(c.def) {
 		if t.Kind(n) != syntax.Identifier || t.IsLoad(n) || c.params[t.Text(n)] || t.Text(n) == self {
 			continue
@@ -163,7 +170,7 @@ func (c *classifier) reads(n syntax.NodeID) dependence {
 				d.requestSelf = true
 			}
 		case c.params[name]:
-			d.param = true
+			d.param = d.param || !c.config[name]
 		case len(c.locals[name]) > 0:
 			d.local = d.local || c.localDepends(name)
 		}
@@ -191,10 +198,14 @@ func (c *classifier) managerPath(self syntax.NodeID) bool {
 func (c *classifier) raiseDepends(n syntax.NodeID) bool {
 	t := c.t
 	conds := 0
+	var blocks [][2]syntax.NodeID // (block, child on the way) for early exits
 	for m := n; m != c.def && m != syntax.NoNode; m = t.Parent(m) {
 		p := t.Parent(m)
 		if p == syntax.NoNode {
 			break
+		}
+		if t.Kind(p) == syntax.Block {
+			blocks = append(blocks, [2]syntax.NodeID{p, m})
 		}
 		switch t.Kind(p) {
 		case syntax.ExceptClause, syntax.ExceptGroupClause:
@@ -218,10 +229,68 @@ func (c *classifier) raiseDepends(n syntax.NodeID) bool {
 				}
 			}
 		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			return conds == 0
+			return c.unconditional(conds, blocks)
 		}
 	}
-	return conds == 0
+	return c.unconditional(conds, blocks)
+}
+
+// unconditional decides a raise that no enclosing test guards: it runs
+// when the early exits before it did not (`if total > 0: return total`
+// ... `raise`), so those tests are what triggers it; with none, whoever
+// calls the function decides, and that is the request.
+func (c *classifier) unconditional(conds int, blocks [][2]syntax.NodeID) bool {
+	if conds > 0 {
+		return false
+	}
+	exits := 0
+	for _, b := range blocks {
+		for _, test := range c.earlyExitTests(b[0], b[1]) {
+			exits++
+			if c.reads(test).any() {
+				return true
+			}
+		}
+	}
+	return exits == 0
+}
+
+// earlyExitTests are the tests of the `if` statements before m in block
+// whose body always leaves it (returns, raises, continues or breaks) and
+// that have no elif or else: m runs only when each of them was false.
+func (c *classifier) earlyExitTests(block, m syntax.NodeID) []syntax.NodeID {
+	t := c.t
+	var out []syntax.NodeID
+	for st := range t.NamedChildren(block) {
+		if st == m {
+			break
+		}
+		if t.Kind(st) != syntax.IfStatement || t.NamedChild(st, 2) != syntax.NoNode {
+			continue // elif or else clauses follow the consequence
+		}
+		body := t.Field(st, syntax.FConsequence)
+		if body == syntax.NoNode || !leavesBlock(t, body) {
+			continue
+		}
+		if cond := t.Field(st, syntax.FCondition); cond != syntax.NoNode {
+			out = append(out, cond)
+		}
+	}
+	return out
+}
+
+// leavesBlock reports a block whose last statement returns, raises,
+// continues or breaks.
+func leavesBlock(t *syntax.Tree, block syntax.NodeID) bool {
+	last := syntax.NoNode
+	for st := range t.NamedChildren(block) {
+		last = st
+	}
+	switch t.Kind(last) {
+	case syntax.ReturnStatement, syntax.RaiseStatement, syntax.ContinueStatement, syntax.BreakStatement:
+		return true
+	}
+	return false
 }
 
 // testsBefore returns the tests evaluated before control reaches child m of
@@ -285,9 +354,138 @@ func (c *classifier) keyDepends(s *Source) bool {
 	case root == c.self:
 		return c.perReq
 	case c.params[root]:
-		return true
+		return !c.config[root]
 	case len(c.locals[root]) > 0:
 		return c.localDepends(root)
 	}
 	return false
+}
+
+// taint decides which parameters of a function carry the request's data:
+// a parameter is configuration when every project call binds it to
+// configuration (a constant, the default, a manager's or server's own
+// attribute, or a parameter or local of the caller that is configuration
+// in turn), and the request's otherwise. Only callers on KV paths count;
+// a function none of them calls (an entry) has request parameters. Shared by the
+// workers of one analysis; a result is computed at most a few times.
+type taint struct {
+	paths *sendpath.Paths
+	mu    sync.Mutex
+	memo  map[pymodel.FuncRef]map[string]bool // the configuration parameters
+}
+
+func newTaint(paths *sendpath.Paths) *taint {
+	return &taint{paths: paths, memo: map[pymodel.FuncRef]map[string]bool{}}
+}
+
+// maxTaintDepth bounds the callers followed up from one function.
+const maxTaintDepth = 6
+
+// configParams returns fn's configuration parameters. visiting holds the
+// functions on the way up (a cycle counts as configuration: the caller
+// outside it decides).
+func (ta *taint) configParams(fn pymodel.FuncRef, visiting []pymodel.FuncRef) map[string]bool {
+	ta.mu.Lock()
+	m, ok := ta.memo[fn]
+	ta.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = ta.compute(fn, visiting)
+	if len(visiting) == 0 { // a result that no cycle cut short
+		ta.mu.Lock()
+		ta.memo[fn] = m
+		ta.mu.Unlock()
+	}
+	return m
+}
+
+func (ta *taint) compute(fn pymodel.FuncRef, visiting []pymodel.FuncRef) map[string]bool {
+	ix := ta.paths.Index()
+	params := ix.Func(fn).Params
+	if slices.Contains(visiting, fn) {
+		all := map[string]bool{}
+		for _, p := range params {
+			all[p.Name] = true
+		}
+		return all
+	}
+	var sites []pymodel.CallSite
+	for _, site := range ix.Callers(fn) {
+		// Callers off the KV paths do not bring data to this source.
+		if call := ix.Call(site); call.Func >= 0 && ta.paths.OnPath(pymodel.FuncRef{File: site.File, Func: call.Func}) {
+			sites = append(sites, site)
+		}
+	}
+	if len(sites) == 0 || len(params) == 0 || len(visiting) >= maxTaintDepth {
+		return nil
+	}
+	visiting = append(slices.Clip(visiting), fn)
+	config := make([]bool, len(params))
+	for i := range config {
+		config[i] = true
+	}
+	for _, site := range sites {
+		call := ix.Call(site)
+		caller := pymodel.FuncRef{File: site.File, Func: call.Func}
+		var cls *classifier // the caller's, built when an argument needs it
+		for _, cal := range ix.Callees(site) {
+			if cal.Func != fn {
+				continue
+			}
+			bind := ix.BindArgs(site, cal)
+			for ai, a := range ix.Args(site) {
+				if ai >= len(bind) || bind[ai] < 0 || bind[ai] >= len(config) || !config[bind[ai]] {
+					continue
+				}
+				if !ta.configArg(caller, a, visiting, &cls) {
+					config[bind[ai]] = false
+				}
+			}
+		}
+	}
+	out := map[string]bool{}
+	for i, p := range params {
+		if config[i] {
+			out[p.Name] = true
+		}
+	}
+	return out
+}
+
+// configArg reports an argument of a call in caller that is
+// configuration (see taint).
+func (ta *taint) configArg(caller pymodel.FuncRef, a pymodel.Arg, visiting []pymodel.FuncRef, cls **classifier) bool {
+	switch a.Value {
+	case pymodel.ValueLiteral, pymodel.ValueNone:
+		return true
+	}
+	if a.Path == "" || a.Star != 0 {
+		return false
+	}
+	ix := ta.paths.Index()
+	self, class := ix.SelfOf(caller)
+	root, rest, _ := strings.Cut(a.Path, ".")
+	if self != "" && root == self {
+		if !(class.Valid() && ta.paths.Scope().SchedulerClass(class)) {
+			return true // a manager's or server's own attribute
+		}
+		head, _, _ := strings.Cut(rest, ".")
+		return strings.Contains(head, "mgr") || strings.Contains(head, "manager")
+	}
+	if *cls == nil {
+		f := ta.paths.File(caller.File)
+		if f == nil {
+			return false
+		}
+		*cls = newClassifier(ta.paths, ta, caller, f.Tree(), visiting)
+	}
+	c := *cls
+	switch {
+	case c.params[root]:
+		return c.config[root]
+	case len(c.locals[root]) > 0:
+		return !c.localDepends(root)
+	}
+	return true // a module name: configuration
 }

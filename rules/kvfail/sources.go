@@ -15,7 +15,7 @@ import (
 // sourcesIn lists the sources of one function on a KV path, in source
 // order: what its own body can fail with (what its callees fail with is
 // theirs, and reaches it through sendpath.Escapes).
-func sourcesIn(paths *sendpath.Paths, fn pymodel.FuncRef, known knownCalls) []*Source {
+func sourcesIn(paths *sendpath.Paths, ta *taint, fn pymodel.FuncRef, known knownCalls) []*Source {
 	ix := paths.Index()
 	f := paths.File(fn.File)
 	r := paths.Facts(fn)
@@ -34,7 +34,7 @@ func sourcesIn(paths *sendpath.Paths, fn pymodel.FuncRef, known knownCalls) []*S
 	var cls *classifier
 	classify := func() *classifier {
 		if cls == nil {
-			cls = newClassifier(paths, fn, tree())
+			cls = newClassifier(paths, ta, fn, tree(), nil)
 		}
 		return cls
 	}

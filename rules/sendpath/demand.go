@@ -89,7 +89,7 @@ func outsideNames(proj *analyzer.Project, cfg Config) []string {
 		seen[fn] = true
 		for _, site := range ix.CallsIn(fn) {
 			c := ix.Call(site)
-			if len(ix.Callees(site)) == 0 {
+			if !resolvedInProject(ix.Callees(site)) {
 				outside(fn, c.Callee())
 			}
 			for _, a := range ix.Args(site) {
@@ -139,4 +139,17 @@ func annotationName(a string) string {
 		a = a[:i]
 	}
 	return a
+}
+
+// resolvedInProject reports callees of which one is a loaded project
+// function or class: a call that resolves only to an external name (a
+// function imported inside a function from a module not loaded yet) asks
+// for that module.
+func resolvedInProject(cs []pymodel.Callee) bool {
+	for _, c := range cs {
+		if c.Func.Valid() || c.Class.Valid() {
+			return true
+		}
+	}
+	return false
 }
