@@ -215,6 +215,24 @@ func namedIn(names []string, qual string) bool {
 	return false
 }
 
+// ClassUnits returns, in unit order, the units with a class that match
+// accepts by module name and class name.
+func (p *Project) ClassUnits(match func(module, class string) bool) []int {
+	var out []int
+	for i, u := range p.units {
+		if u.File == nil {
+			continue
+		}
+		for _, c := range u.File.Classes {
+			if match(u.Module, c.Name) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Defining returns the units that define a class or a module-level
 // function with this name, in unit order.
 func (p *Project) Defining(name string) []int {

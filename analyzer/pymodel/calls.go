@@ -370,6 +370,9 @@ type ReachOptions struct {
 	// instance's class (class hierarchy analysis). Off, a self-call goes to
 	// the method the instance's own class resolves.
 	Virtual bool
+	// Within, when set, bounds the search: a function it rejects is not
+	// reached (nor what it calls).
+	Within func(FuncRef) bool
 }
 
 // Step is one hop of a call chain: Func reached through the call Site
@@ -404,7 +407,7 @@ func (ix *Index) Reachable(starts []Start, opts ReachOptions) *Reach {
 	seen := map[reachState]bool{}
 	var queue []reachState
 	visit := func(st reachState, via Step) {
-		if !st.fn.Valid() || seen[st] {
+		if !st.fn.Valid() || seen[st] || opts.Within != nil && !opts.Within(st.fn) {
 			return
 		}
 		seen[st] = true
@@ -492,6 +495,18 @@ func (ix *Index) isSubclass(sub, c ClassRef) bool {
 		}
 	}
 	return false
+}
+
+// Merge adds to r the functions o reaches that r does not, with the call
+// by which o reached them (a chain through a function both reach follows
+// r from there on, still a chain from a start).
+func (r *Reach) Merge(o *Reach) {
+	for _, fn := range o.order {
+		if _, ok := r.prev[fn]; !ok {
+			r.prev[fn] = o.prev[fn]
+			r.order = append(r.order, fn)
+		}
+	}
 }
 
 // Reached reports whether fn is reachable.

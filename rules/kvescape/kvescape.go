@@ -95,6 +95,8 @@ func compute(proj *analyzer.Project, res *kvfail.Result, opts *Options) []analyz
 			switch {
 			case e.Entry.Kind == sendpath.Thread, e.Entry.Kind == sendpath.Executor:
 				continue // SGL005's, or kept in a Future
+			case e.Entry.Kind == sendpath.Queue && f.Kind == kvfail.Assert:
+				continue // the scheduler's asserts state its own invariants
 			case e.CallerHandles:
 				continue
 			case slices.Contains(opts.RaisingMethods, ix.Func(e.Entry.Func).Name):
@@ -145,6 +147,8 @@ func (g *entryFindings) diagnostic(res *kvfail.Result) (analyzer.Diagnostic, boo
 		fate = "the scheduler calls it from its event loop, so the scheduler fails, not just this request"
 	case sendpath.Handler:
 		fate = "the server answers 500 and logs a traceback, where the peer asking needs an answer it can act on"
+	case sendpath.Queue:
+		fate = "the scheduler runs this loop over its requests in its event loop, so the scheduler fails, not just this request"
 	default:
 		caller, ok := schedulerCaller(res, g.entry)
 		if !ok {

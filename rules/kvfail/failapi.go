@@ -73,6 +73,10 @@ func exampleIn(ix *pymodel.Index, fn pymodel.FuncRef) (Example, bool) {
 	var record string
 	for _, site := range ix.CallsIn(fn) {
 		c := ix.Call(site)
+		if c.Name == "prepare_abort" {
+			// The scheduler's way: abort the request with a status.
+			return Example{Func: fn, Line: int(c.At.Line), Calls: []string{c.Callee() + "(req, ...)"}}, true
+		}
 		if strings.Contains(c.Name, "record_failure") || c.Name == "mark_failed" {
 			record = c.Callee() + "(...)"
 		}

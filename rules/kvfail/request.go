@@ -403,7 +403,10 @@ func (ta *taint) configParams(fn pymodel.FuncRef, visiting []pymodel.FuncRef) ma
 func (ta *taint) compute(fn pymodel.FuncRef, visiting []pymodel.FuncRef) map[string]bool {
 	ix := ta.paths.Index()
 	params := ix.Func(fn).Params
-	if slices.Contains(visiting, fn) {
+	if e, ok := ta.paths.EntryOf(fn); slices.Contains(visiting, fn) || ok && e.Kind == sendpath.Queue {
+		// A cycle: the caller outside it decides. A queue loop's
+		// parameters are the scheduler's controls (which rids to check,
+		// a PP consensus); its requests are the items it loops over.
 		all := map[string]bool{}
 		for _, p := range params {
 			all[p.Name] = true
@@ -413,7 +416,7 @@ func (ta *taint) compute(fn pymodel.FuncRef, visiting []pymodel.FuncRef) map[str
 	var sites []pymodel.CallSite
 	for _, site := range ix.Callers(fn) {
 		// Callers off the KV paths do not bring data to this source.
-		if call := ix.Call(site); call.Func >= 0 && ta.paths.OnPath(pymodel.FuncRef{File: site.File, Func: call.Func}) {
+		if call := ix.Call(site); call.Func >= 0 && ta.paths.OnKVPath(pymodel.FuncRef{File: site.File, Func: call.Func}) {
 			sites = append(sites, site)
 		}
 	}

@@ -56,6 +56,9 @@ func sourcesIn(paths *sendpath.Paths, ta *taint, fn pymodel.FuncRef, known known
 			continue // `raise e` of the caught exception
 		}
 		t := tree()
+		if exhaustiveElse(ix, fn, t, rs.At.Node) {
+			continue // no value reaches it
+		}
 		add(&Source{Kind: Raise, Func: fn, Node: rs.At.Node, Exc: pyname.Last(rs.Type),
 			Text: oneLine(t, rs.At.Node), PerRequest: classify().raiseDepends(rs.At.Node)})
 	}

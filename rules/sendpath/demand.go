@@ -7,6 +7,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/pyname"
+	"github.com/sglint/sglint/rules/namepattern"
 )
 
 // Demand is what the KV rules read, so that a run parses and models only
@@ -33,6 +34,13 @@ type seedsKey struct{ key }
 
 func seedsOf(sc *analyzer.Scan, cfg Config) []int {
 	out := sc.Units.KVUnits(append(slices.Clone(cfg.bases()), cfg.serverBases()...))
+	if len(cfg.queueMethods()) > 0 {
+		mods, _ := namepattern.Compile(cfg.queueModules()) // validated with the options
+		classes, _ := namepattern.Compile(cfg.queueClasses())
+		out = append(out, sc.Units.ClassUnits(func(module, class string) bool {
+			return mods.Match(module) && classes.Match(class)
+		})...)
+	}
 	for _, e := range cfg.Entries {
 		// An entry names a function by a tail of its qualified name: the
 		// module it lives in if the name is whole, else whatever defines
@@ -82,26 +90,60 @@ func outsideNames(proj *analyzer.Project, cfg Config) []string {
 			out = append(out, sym.Name)
 		}
 	}
+	queueMods, _ := namepattern.Compile(cfg.queueModules())
 	visit := func(fn pymodel.FuncRef) {
 		if seen[fn] {
 			return
 		}
 		seen[fn] = true
+		record := outside
+		if paths.QueueOnly(fn) {
+			// A queue's paths stay in the disaggregation modules: the
+			// scheduler they call into is not loaded for them.
+			record = func(fn pymodel.FuncRef, dotted string) {
+				if dotted == "" {
+					return
+				}
+				if sym := ix.Resolve(fn.File, fn.Func, dotted); queueMods.Match(sym.Name) || queueMods.Match(pyname.Parent(sym.Name)) {
+					outside(fn, dotted)
+				}
+			}
+		}
 		for _, site := range ix.CallsIn(fn) {
 			c := ix.Call(site)
 			if !resolvedInProject(ix.Callees(site)) {
-				outside(fn, c.Callee())
+				record(fn, c.Callee())
 			}
 			for _, a := range ix.Args(site) {
-				outside(fn, a.Path)
+				record(fn, a.Path)
 			}
 		}
 		for _, p := range ix.Func(fn).Params {
-			outside(fn, annotationName(p.Annotation))
+			record(fn, annotationName(p.Annotation))
 		}
 	}
+	files := map[int32]bool{}
 	for _, fn := range paths.Funcs() {
 		visit(fn)
+		files[fn.File] = true
+	}
+	// What the disaggregation modules on the paths import from their own
+	// package (`from ...base import KVPoll`): constants and classes read in
+	// tests rather than called, such as the statuses an if chain covers.
+	for fi := range files {
+		for _, imp := range ix.Summary(fi).Imports {
+			if imp.Func >= 0 || imp.Alias == "" {
+				continue
+			}
+			switch sym := ix.Resolve(fi, -1, imp.Alias); {
+			case sym.Kind == pymodel.SymExternal && queueMods.Match(pyname.Parent(sym.Name)):
+				out = append(out, sym.Name)
+			case sym.Kind == pymodel.SymNone && imp.Level == 0 && imp.Name != "" && imp.Name != "*" && queueMods.Match(imp.Module):
+				// A package whose __init__ is not loaded while one of its
+				// modules is: the name it re-exports is not found yet.
+				out = append(out, imp.Module+"."+imp.Name)
+			}
+		}
 	}
 	scope := paths.Scope()
 	for fi := range ix.Files {

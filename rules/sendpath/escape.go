@@ -80,7 +80,7 @@ const (
 // function, so every path from an entry call is examined (within the
 // bounds above), not only the shortest.
 func (p *Paths) Escapes(r RaiseSite) []Escape {
-	if !p.OnPath(r.Func) {
+	if !p.OnKVPath(r.Func) {
 		return nil
 	}
 	if p.File(r.Func.File) == nil || p.Handled(r.Func, r.Node, r.Exc) {

@@ -33,7 +33,7 @@ func (p *Paths) computeJoins() {
 			continue
 		}
 		caller := pymodel.FuncRef{File: e.Site.File, Func: p.ix.Call(e.Site).Func}
-		if caller.Func < 0 || !p.OnPath(caller) {
+		if caller.Func < 0 || !p.OnKVPath(caller) {
 			continue
 		}
 		f := p.File(e.Site.File)

@@ -50,19 +50,29 @@ type ScopeOptions struct {
 	// "requests.get"): every call of one on a KV path is a failure source
 	// (SGL005, SGL006), as a call that KV code guards somewhere is.
 	RaisingCalls []string `toml:"raising-calls"`
+	// QueueModules, QueueClasses and QueueMethods find the disaggregation
+	// queues whose loops the scheduler runs (shell patterns on module
+	// names, class names and method names); nil means the defaults.
+	QueueModules []string `toml:"queue-modules"`
+	QueueClasses []string `toml:"queue-classes"`
+	QueueMethods []string `toml:"queue-methods"`
 }
 
 // DefaultScopeOptions are the settings when nothing is configured.
 func DefaultScopeOptions() *ScopeOptions {
 	return &ScopeOptions{Bases: slices.Clone(DefaultBases), EntryPatterns: slices.Clone(DefaultPatterns),
 		SchedulerBases: slices.Clone(DefaultSchedulerBases), SchedulerMethods: slices.Clone(DefaultSchedulerMethods),
-		ServerBases: slices.Clone(DefaultServerBases)}
+		ServerBases: slices.Clone(DefaultServerBases), QueueModules: slices.Clone(DefaultQueueModules),
+		QueueClasses: slices.Clone(DefaultQueueClasses), QueueMethods: slices.Clone(DefaultQueueMethods)}
 }
 
 // Validate rejects patterns path.Match cannot read and empty names.
 func (o *ScopeOptions) Validate() error {
-	if _, err := namepattern.Compile(o.EntryPatterns); err != nil {
-		return fmt.Errorf("entry-patterns: %v", err)
+	for key, pats := range map[string][]string{"entry-patterns": o.EntryPatterns, "queue-modules": o.QueueModules,
+		"queue-classes": o.QueueClasses, "queue-methods": o.QueueMethods} {
+		if _, err := namepattern.Compile(pats); err != nil {
+			return fmt.Errorf("%s: %v", key, err)
+		}
 	}
 	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries,
 		"scheduler-bases": o.SchedulerBases, "server-bases": o.ServerBases, "raising-calls": o.RaisingCalls} {
@@ -79,7 +89,7 @@ func (o *ScopeOptions) Validate() error {
 func (o *ScopeOptions) Config() Config {
 	return Config{Patterns: o.EntryPatterns, Entries: o.Entries, Bases: o.Bases,
 		SchedulerBases: o.SchedulerBases, SchedulerMethods: o.SchedulerMethods, ServerBases: o.ServerBases,
-		RaisingCalls: o.RaisingCalls}
+		RaisingCalls: o.RaisingCalls, QueueModules: o.QueueModules, QueueClasses: o.QueueClasses, QueueMethods: o.QueueMethods}
 }
 
 // Of returns the send paths of pass's project under the run's kv-scope

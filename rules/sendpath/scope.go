@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/namepattern"
 )
 
 // DefaultBases are the KV base classes when Config.Bases is nil: the
@@ -27,6 +28,37 @@ var DefaultSchedulerMethods = []string{"init", "send", "send_metadata", "poll", 
 // servers that tell a decode rank where its prefill peers are. Their route
 // handlers answer one HTTP request each.
 var DefaultServerBases = []string{"BaseKVBootstrapServer"}
+
+// DefaultQueueModules, DefaultQueueClasses and DefaultQueueMethods find
+// sglang's disaggregation queues: the bootstrap, prealloc, inflight and
+// transfer queues and the schedulers' disaggregation mixins, whose pop_*
+// and process_* methods loop over requests in the scheduler's event loop.
+var (
+	DefaultQueueModules = []string{"*.disaggregation.*"}
+	DefaultQueueClasses = []string{"*Queue", "SchedulerDisaggregation*Mixin"}
+	DefaultQueueMethods = []string{"pop_*", "process_*"}
+)
+
+func (c Config) queueModules() []string {
+	if c.QueueModules == nil {
+		return DefaultQueueModules
+	}
+	return c.QueueModules
+}
+
+func (c Config) queueClasses() []string {
+	if c.QueueClasses == nil {
+		return DefaultQueueClasses
+	}
+	return c.QueueClasses
+}
+
+func (c Config) queueMethods() []string {
+	if c.QueueMethods == nil {
+		return DefaultQueueMethods
+	}
+	return c.QueueMethods
+}
 
 func (c Config) schedulerBases() []string {
 	if c.SchedulerBases == nil {
@@ -65,6 +97,12 @@ type Scope struct {
 	// registered as routes.
 	servers  map[pymodel.ClassRef]bool
 	handlers map[pymodel.FuncRef]bool
+	// queueModules are the files of modules matching Config.QueueModules;
+	// queues the classes there matching Config.QueueClasses, and
+	// queueMethods the method patterns.
+	queueModules map[int32]bool
+	queues       map[pymodel.ClassRef]bool
+	queueMethods *namepattern.Set
 }
 
 // newScope finds the KV classes of ix. A base matches by qualified name or
@@ -97,8 +135,42 @@ func newScope(ix *pymodel.Index, cfg Config) *Scope {
 		}
 	}
 	s.findHandlers()
+	s.findQueues(cfg)
 	return s
 }
+
+// findQueues marks the modules and classes of the disaggregation queues.
+func (s *Scope) findQueues(cfg Config) {
+	ix := s.ix
+	s.queueModules, s.queues = map[int32]bool{}, map[pymodel.ClassRef]bool{}
+	mods, _ := namepattern.Compile(cfg.queueModules()) // validated with the options
+	classes, _ := namepattern.Compile(cfg.queueClasses())
+	s.queueMethods, _ = namepattern.Compile(cfg.queueMethods())
+	for fi := range ix.Files {
+		sum := ix.Summary(int32(fi))
+		if sum == nil || !mods.Match(ix.Files[fi].Module) {
+			continue
+		}
+		s.queueModules[int32(fi)] = true
+		for ci := range sum.Classes {
+			if classes.Match(sum.Classes[ci].Name) {
+				s.queues[pymodel.ClassRef{File: int32(fi), Class: int32(ci)}] = true
+			}
+		}
+	}
+}
+
+// queueMethod reports a loop method of a disaggregation queue.
+func (s *Scope) queueMethod(fn pymodel.FuncRef) bool {
+	f := s.ix.Func(fn)
+	if f.Class < 0 || f.Kind != pymodel.Method || !s.queueMethods.Match(f.Name) {
+		return false
+	}
+	return s.queues[pymodel.ClassRef{File: fn.File, Class: f.Class}]
+}
+
+// InQueueModule reports a function of a module the queues live in.
+func (s *Scope) InQueueModule(fn pymodel.FuncRef) bool { return s.queueModules[fn.File] }
 
 // findHandlers marks the methods of server classes that a method of the
 // class or of a base registers as a route: passed as `self.m` to a call

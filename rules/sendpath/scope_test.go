@@ -154,7 +154,8 @@ func TestScopeOptions(t *testing.T) {
 	o := DefaultScopeOptions()
 	require.NoError(t, o.Validate())
 	assert.Equal(t, Config{Patterns: DefaultPatterns, Bases: DefaultBases, SchedulerBases: DefaultSchedulerBases,
-		SchedulerMethods: DefaultSchedulerMethods, ServerBases: DefaultServerBases}, o.Config())
+		SchedulerMethods: DefaultSchedulerMethods, ServerBases: DefaultServerBases, QueueModules: DefaultQueueModules,
+		QueueClasses: DefaultQueueClasses, QueueMethods: DefaultQueueMethods}, o.Config())
 	for _, bad := range []*ScopeOptions{
 		{EntryPatterns: []string{"send_["}},
 		{Bases: []string{""}},

@@ -76,6 +76,11 @@ type Config struct {
 	// holding the client and the method ("agent.transfer") or by module
 	// function ("requests.get"), besides those KV code guards itself.
 	RaisingCalls []string
+	// QueueModules, QueueClasses and QueueMethods find the scheduler's
+	// disaggregation queues: methods matching QueueMethods of classes
+	// matching QueueClasses in modules matching QueueModules (shell
+	// patterns; nil means the defaults, an empty QueueMethods none).
+	QueueModules, QueueClasses, QueueMethods []string
 }
 
 func (c Config) bases() []string {
@@ -97,13 +102,15 @@ type key struct {
 	patterns, entries, waits, bases   string
 	schedBases, schedMethods, servers string
 	raising                           string
+	queues                            string
 	defaultWaits                      bool
 }
 
 func (c Config) key() key {
 	j := func(xs []string) string { return strings.Join(xs, "\x00") }
 	return key{j(c.patterns()), j(c.Entries), j(c.WaitCalls), j(c.bases()),
-		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), j(c.RaisingCalls), c.WaitCalls == nil}
+		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), j(c.RaisingCalls),
+		j(c.queueModules()) + "\x01" + j(c.queueClasses()) + "\x01" + j(c.queueMethods()), c.WaitCalls == nil}
 }
 
 // Kind says why a function is an entry.
@@ -116,6 +123,7 @@ const (
 	Configured                 // named in Config.Entries
 	Scheduler                  // a sender's or receiver's method the scheduler calls (Config.SchedulerMethods)
 	Handler                    // a route handler of a KV bootstrap server (Config.ServerBases)
+	Queue                      // a disaggregation queue's loop the scheduler runs (Config.Queue*)
 )
 
 func (k Kind) String() string {
@@ -132,6 +140,8 @@ func (k Kind) String() string {
 		return "scheduler call"
 	case Handler:
 		return "request handler"
+	case Queue:
+		return "queue loop"
 	}
 	return "entry"
 }
@@ -155,7 +165,7 @@ func (k Kind) Caller() string {
 // outside KV code: always outermost, they never make the entries they
 // reach inner ones (a send entry such as add_transfer_request keeps its
 // findings where they are when a sender's send calls it).
-func (k Kind) outer() bool { return k == Scheduler || k == Handler }
+func (k Kind) outer() bool { return k == Scheduler || k == Handler || k == Queue }
 
 // UnreadFuture is what an error does in executor task `task` whose Future
 // no send path reads: what names the error ("it", "the RuntimeError").
@@ -187,6 +197,8 @@ type Reach struct {
 	files   []*analyzer.File        // by index file number
 	scope   *Scope
 	cfg     Config
+	// queueOnly are the functions only the queues reach.
+	queueOnly map[pymodel.FuncRef]bool
 }
 
 // Paths is the send-path view of one project: its Reach, with the guard
@@ -288,21 +300,41 @@ func build(proj *analyzer.Project, cfg Config) *Reach {
 				add(Entry{Func: fn, Kind: Scheduler, Site: noSite})
 			case p.scope.routeHandler(fn):
 				add(Entry{Func: fn, Kind: Handler, Site: noSite})
+			case p.scope.queueMethod(fn):
+				add(Entry{Func: fn, Kind: Queue, Site: noSite})
 			case pats.Match(f.Name) && p.scope.Contains(fn):
 				add(Entry{Func: fn, Kind: NameMatch, Site: noSite})
 			}
 		}
 	}
 	p.markOutermost()
-	var starts []pymodel.Start
+	var starts, queueStarts []pymodel.Start
 	for _, e := range p.entries {
-		if e.Outermost {
+		switch {
+		case e.Kind == Queue:
+			queueStarts = append(queueStarts, p.startsOf(e.Func)...)
+		case e.Outermost:
 			starts = append(starts, p.startsOf(e.Func)...)
 		}
 	}
 	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
+	if len(queueStarts) > 0 {
+		// The queues reach the whole scheduler; their paths stay in the
+		// disaggregation modules, where the rules know what a request is.
+		q := ix.Reachable(queueStarts, pymodel.ReachOptions{Within: p.scope.InQueueModule})
+		p.queueOnly = map[pymodel.FuncRef]bool{}
+		for _, fn := range q.Funcs() {
+			if !p.reach.Reached(fn) {
+				p.queueOnly[fn] = true
+			}
+		}
+		p.reach.Merge(q)
+	}
 	return p
 }
+
+// QueueOnly reports a function only the disaggregation queues reach.
+func (p *Reach) QueueOnly(fn pymodel.FuncRef) bool { return p.queueOnly[fn] }
 
 // startedInScope reports a Thread(...) or submit(...) call made by KV
 // code.
@@ -424,7 +456,15 @@ func (p *Reach) EntryOf(fn pymodel.FuncRef) (Entry, bool) {
 
 // OnPath reports whether fn runs on a send path: it is an outermost entry
 // or reached from one.
-func (p *Reach) OnPath(fn pymodel.FuncRef) bool { return p.reach.Reached(fn) }
+//
+// The functions only the disaggregation queues reach are not on send
+// paths: the send-path rules (SGL001-SGL004) know nothing of the
+// scheduler's queues; the failure-confinement rules ask OnKVPath.
+func (p *Reach) OnPath(fn pymodel.FuncRef) bool { return p.reach.Reached(fn) && !p.queueOnly[fn] }
+
+// OnKVPath reports whether fn runs on a KV path of any entry, the
+// disaggregation queues' included.
+func (p *Reach) OnKVPath(fn pymodel.FuncRef) bool { return p.reach.Reached(fn) }
 
 // Funcs lists the functions on send paths, breadth first from the
 // outermost entries.
@@ -444,7 +484,7 @@ func (p *Reach) SendCallers(fn pymodel.FuncRef) []pymodel.CallSite {
 	var out []pymodel.CallSite
 	for _, site := range p.ix.Callers(fn) {
 		caller := pymodel.FuncRef{File: site.File, Func: p.ix.Call(site).Func}
-		if caller.Func >= 0 && p.OnPath(caller) && !slices.Contains(out, site) {
+		if caller.Func >= 0 && p.OnKVPath(caller) && !slices.Contains(out, site) {
 			out = append(out, site)
 		}
 	}
