@@ -108,6 +108,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	if err != nil {
 		return usageError(stdout, stderr, err)
 	}
+	if !o.allFiles {
+		limitDemandHeap()
+	}
 	if o.version {
 		return printVersion(nil, stdout, stderr)
 	}
@@ -321,6 +324,20 @@ func tuneGC() {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(256 << 20)
+	}
+}
+
+// limitDemandHeap lowers the soft memory limit of a demand-driven run to
+// 112 MiB (unless GOMEMLIMIT is set). Such a run keeps every input's bytes
+// while it chooses what to load (44.5 MB on a 3,124-file tree), and under
+// the 256 MiB limit the garbage of its analyses piled up on top: that
+// tree peaked at 122-124 MiB, 102-104 MiB with this limit, in the same
+// time. Its live heap stays well below the limit on every tree measured
+// (the collector would otherwise run more, not fail); --all-files keeps
+// the higher limit, whose runs hold every tree.
+func limitDemandHeap() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(112 << 20)
 	}
 }
 

@@ -33,7 +33,7 @@ func (p *Paths) computeFacts(waits []string) {
 	// An outermost entry that only code calls (not a thread or a task) is
 	// judged under the checks all its callers make, on send paths or not:
 	// a scheduler that checks before it calls protects the entry.
-	p.guards = fl.GuardsCalled(p.reach, func(fn pymodel.FuncRef) bool {
+	p.guards = fl.GuardsCalled(p.sendReach, func(fn pymodel.FuncRef) bool {
 		e, ok := p.EntryOf(fn)
 		return ok && e.Kind != Thread && e.Kind != Executor && !p.isThreadTarget(fn)
 	})
@@ -55,7 +55,16 @@ func (p *Paths) Flow() *pymodel.Flow { return p.flow }
 
 // Facts returns the facts of fn, a function on a send path, under its
 // entry facts. nil when fn is not on a send path or has no tree.
-func (p *Paths) Facts(fn pymodel.FuncRef) *facts.Result { return p.guards.Result(fn) }
+//
+// A function only the disaggregation queues reach is analysed on demand,
+// with no entry facts: the queues' paths are asked about a few raises,
+// not checked use by use.
+func (p *Paths) Facts(fn pymodel.FuncRef) *facts.Result {
+	if r := p.guards.Result(fn); r != nil || !p.queueOnly[fn] {
+		return r
+	}
+	return p.flow.Analyze(fn, nil)
+}
 
 // EntryFacts returns what holds at fn's start on every send path, in fn's
 // names.

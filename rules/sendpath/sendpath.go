@@ -194,6 +194,9 @@ type Reach struct {
 	entries []Entry
 	entryOf map[pymodel.FuncRef]int // index into entries
 	reach   *pymodel.Reach          // from the outermost entries
+	// sendReach is reach without what only the queues reach: the send
+	// paths, whose facts are computed up front (facts.go).
+	sendReach *pymodel.Reach
 	files   []*analyzer.File        // by index file number
 	scope   *Scope
 	cfg     Config
@@ -318,6 +321,7 @@ func build(proj *analyzer.Project, cfg Config) *Reach {
 		}
 	}
 	p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
+	p.sendReach = p.reach
 	if len(queueStarts) > 0 {
 		// The queues reach the whole scheduler; their paths stay in the
 		// disaggregation modules, where the rules know what a request is.
@@ -328,6 +332,7 @@ func build(proj *analyzer.Project, cfg Config) *Reach {
 				p.queueOnly[fn] = true
 			}
 		}
+		p.reach = ix.Reachable(starts, pymodel.ReachOptions{})
 		p.reach.Merge(q)
 	}
 	return p
