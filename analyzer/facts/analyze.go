@@ -176,7 +176,7 @@ func (a *analysis) intern(f Fact) (int32, bool) {
 	x := ifact{kind: f.Kind, path: p, key: noPath, other: noPath}
 	switch f.Kind {
 	case IsNone, NotNone, Truthy, Falsy, NonZero:
-	case LenOf, KeysOf:
+	case LenOf, KeysOf, SameLen, DiffLen:
 		if x.other, ok = a.paths.ofString(f.Other); !ok {
 			return -1, false
 		}

@@ -139,6 +139,13 @@ func (a *analysis) compare(l syntax.NodeID, op syntax.Kind, r syntax.NodeID, val
 	if l == syntax.NoNode || r == syntax.NoNode {
 		return dst
 	}
+	// len(x) against len(y).
+	if x, ok := lenArg(t, l); ok {
+		if y, ok := lenArg(t, r); ok && (op == syntax.OpEq || op == syntax.OpNe) {
+			same := (op == syntax.OpEq) == val
+			return a.lenPair(x, y, same, dst)
+		}
+	}
 	// len(x) against an integer, either side.
 	if x, ok := lenArg(t, l); ok {
 		if c, ok := intLit(t, r); ok {

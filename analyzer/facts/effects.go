@@ -324,6 +324,12 @@ func (a *analysis) valueFacts(p pathID, v syntax.NodeID) {
 	}
 	f := ifact{path: p, key: noPath, other: noPath}
 	switch t.Kind(v) {
+	case syntax.Subscript:
+		if a.cutValue(p, v) {
+			f.kind = NotNone
+			a.learn(f)
+		}
+		return
 	case syntax.None:
 		f.kind = IsNone
 		a.learn(f)

@@ -53,13 +53,15 @@ const (
 	LenOf            // Path = f(len(Other)) ran, f(0) == 0 (`len(x) // k`): Path is non-zero only if Other is non-empty
 	NonZero          // Path != 0
 	KeysOf           // every element of Path is a key of Other (`ks = [k for k in t if ...]`)
+	SameLen          // len(Path) == len(Other) (`len(a) == len(b)` held, or `a = x[:len(b)]` ran)
+	DiffLen          // len(Path) != len(Other)
 )
 
 var kindNames = [...]string{
 	IsNone: "IsNone", NotNone: "NotNone", Truthy: "Truthy", Falsy: "Falsy",
 	In: "In", NotIn: "NotIn", IsInstance: "IsInstance", NotInstance: "NotInstance",
 	Alias: "Alias", GetOf: "GetOf", LenOf: "LenOf", NonZero: "NonZero",
-	KeysOf: "KeysOf",
+	KeysOf: "KeysOf", SameLen: "SameLen", DiffLen: "DiffLen",
 }
 
 // Local reports whether facts of kind k tie a value to how this function
@@ -84,7 +86,8 @@ func (k Kind) String() string {
 // Fact is one fact about access paths. Which fields are set depends on
 // Kind: Path always; Key for In, NotIn and GetOf; Other for IsInstance,
 // NotInstance (the class), Alias (the aliased path), GetOf and KeysOf (the
-// table) and LenOf (the container measured).
+// table), LenOf (the container measured), SameLen and DiffLen (the other
+// container; the two paths in sorted order).
 // Facts are comparable values.
 type Fact struct {
 	Kind  Kind
@@ -121,6 +124,10 @@ func (f Fact) String() string {
 		return string(f.Path) + " != 0"
 	case KeysOf:
 		return string(f.Path) + " holds keys of " + string(f.Other)
+	case SameLen:
+		return "len(" + string(f.Path) + ") == len(" + string(f.Other) + ")"
+	case DiffLen:
+		return "len(" + string(f.Path) + ") != len(" + string(f.Other) + ")"
 	}
 	return f.Kind.String() + "(" + string(f.Path) + ")"
 }

@@ -285,8 +285,9 @@ func (a *analysis) prepareKills() {
 		case GetOf, LenOf:
 			// A mutation may remove the key, or change the length.
 			a.mutInv = appendAt(a.mutInv, f.other, id)
-		case KeysOf:
-			// New elements, or keys removed from the table.
+		case KeysOf, SameLen, DiffLen:
+			// New elements, or keys removed from the table; a length
+			// changed.
 			a.mutInv = appendAt(a.mutInv, f.path, id)
 			a.mutInv = appendAt(a.mutInv, f.other, id)
 		}

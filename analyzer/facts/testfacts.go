@@ -72,6 +72,20 @@ func testCompareFacts(t *syntax.Tree, n syntax.NodeID, value bool) []Fact {
 			return []Fact{{Kind: pickKind(in, In, NotIn), Path: p, Key: k}}
 		}
 	case "==", "!=", ">", "<", ">=", "<=":
+		// len(x) compared with len(y).
+		if x, ok := lenArg(t, l); ok && (op == "==" || op == "!=") {
+			if y, ok := lenArg(t, r); ok {
+				p, pok := PathOf(t, x)
+				q, qok := PathOf(t, y)
+				if !pok || !qok || p == q {
+					return nil
+				}
+				if q < p {
+					p, q = q, p
+				}
+				return []Fact{{Kind: pickKind((op == "==") == value, SameLen, DiffLen), Path: p, Other: q}}
+			}
+		}
 		// len(x) compared with a small integer.
 		call, c := l, r
 		if t.Kind(call) != syntax.Call {

@@ -425,6 +425,22 @@ func translateFacts(dst []facts.Fact, f facts.Fact, bs []binding, toCaller bool)
 	if f.Kind.Local() {
 		return dst
 	}
+	if f.Kind == facts.SameLen || f.Kind == facts.DiffLen {
+		// Two containers, each through its own binding.
+		p, ok1 := translatePath(f.Path, bs, toCaller)
+		o, ok2 := translatePath(f.Other, bs, toCaller)
+		if !ok1 || !ok2 || p == o {
+			return dst
+		}
+		if o < p {
+			p, o = o, p
+		}
+		g := facts.Fact{Kind: f.Kind, Path: p, Other: o}
+		if !slices.Contains(dst, g) {
+			dst = append(dst, g)
+		}
+		return dst
+	}
 	k, ok := translatePath(f.Key, bs, toCaller)
 	if !ok && f.Kind == facts.In && !toCaller {
 		k, ok = sameFieldKey(f.Key, bs)

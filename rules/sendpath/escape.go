@@ -311,6 +311,8 @@ func opposite(a, b facts.Fact) bool {
 		return b.Kind == facts.NotIn && b.Key == a.Key || b.Kind == facts.Falsy
 	case facts.IsInstance:
 		return b.Kind == facts.NotInstance && b.Other == a.Other
+	case facts.SameLen:
+		return b.Kind == facts.DiffLen && b.Other == a.Other
 	}
 	return false
 }

@@ -124,3 +124,36 @@ class InnerBreakManager(_Manager):
                 except Exception as e:
                     self.record_failure(chunk.room, str(e))
                     break
+
+
+class StateManager(_Manager):
+    """A length contract between prefill and decode indices, checked by
+    raising: one request's edge case (decode registered no state row)."""
+
+    def _send_state(self, src, dst):
+        if len(src) != len(dst):
+            raise RuntimeError("state index length mismatch")
+        self.agent.post(src, dst)
+
+    def transfer_worker(self):
+        while True:  # want: SGL005 "`raise RuntimeError\(\"state index length mismatch\"\)`"
+            chunk = self.queue.get()
+            self._send_state(chunk.src, chunk.dst)
+
+
+class EqualisingStateManager(StateManager):
+    def transfer_worker(self):
+        while True:
+            chunk = self.queue.get()
+            src = chunk.src[: len(chunk.dst)]
+            self._send_state(src, chunk.dst)
+
+
+class SkippingStateManager(StateManager):
+    def transfer_worker(self):
+        while True:
+            chunk = self.queue.get()
+            if len(chunk.src) != len(chunk.dst):
+                self.record_failure(chunk.room, "state rows differ")
+                continue
+            self._send_state(chunk.src, chunk.dst)
