@@ -197,9 +197,9 @@ type Reach struct {
 	// sendReach is reach without what only the queues reach: the send
 	// paths, whose facts are computed up front (facts.go).
 	sendReach *pymodel.Reach
-	files   []*analyzer.File        // by index file number
-	scope   *Scope
-	cfg     Config
+	files     []*analyzer.File // by index file number
+	scope     *Scope
+	cfg       Config
 	// queueOnly are the functions only the queues reach.
 	queueOnly map[pymodel.FuncRef]bool
 }
