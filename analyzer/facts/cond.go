@@ -264,12 +264,38 @@ func (a *analysis) lenOutcome(x syntax.NodeID, holds func(int64) bool, maxc int6
 	return a.pathFact(x, k, dst)
 }
 
-// lenArg: n is `len(x)`; returns x.
+// lenArg: n is the number of elements of x, `len(x)`, or an array's
+// `x.size` / `x.numel()` (numpy and torch index arrays are tested that
+// way); returns x. `self.size` is an attribute of the object, not the
+// size of an array, and is not read as one.
 func lenArg(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, bool) {
 	if args, ok := builtinCall(t, n, "len"); ok && len(args) == 1 {
 		return args[0], true
 	}
+	n = t.Unparen(n)
+	switch t.Kind(n) {
+	case syntax.Attribute:
+		if x := t.Field(n, syntax.FObject); t.TextIs(t.Field(n, syntax.FAttribute), "size") && arrayBase(t, x) {
+			return x, true
+		}
+	case syntax.Call:
+		fn := t.Field(n, syntax.FFunction)
+		argl := t.Field(n, syntax.FArguments)
+		if fn == syntax.NoNode || t.Kind(fn) != syntax.Attribute || argl == syntax.NoNode || t.NamedChild(argl, 0) != syntax.NoNode {
+			break
+		}
+		if x := t.Field(fn, syntax.FObject); t.TextIs(t.Field(fn, syntax.FAttribute), "numel") && arrayBase(t, x) {
+			return x, true
+		}
+	}
 	return syntax.NoNode, false
+}
+
+// arrayBase: x may be an array whose size is asked, not the object
+// (`self`, `cls`) whose own attribute is.
+func arrayBase(t *syntax.Tree, x syntax.NodeID) bool {
+	x = t.Unparen(x)
+	return x != syntax.NoNode && !(t.Kind(x) == syntax.Identifier && (t.TextIs(x, "self") || t.TextIs(x, "cls")))
 }
 
 // builtinCall matches `name(args...)` with positional arguments only.

@@ -45,24 +45,7 @@ func (a *analysis) cutValue(p pathID, v syntax.NodeID) bool {
 	if sl == syntax.NoNode || t.Kind(sl) != syntax.Slice {
 		return false
 	}
-	// The expressions between the slice's colons: start, stop, step.
-	var parts [3]syntax.NodeID
-	for i := range parts {
-		parts[i] = syntax.NoNode
-	}
-	i := 0
-	for c := range t.Children(sl) {
-		if !t.IsNamed(c) {
-			if t.TextIs(c, ":") {
-				i++
-			}
-			continue
-		}
-		if i < len(parts) {
-			parts[i] = c
-		}
-	}
-	start, stop, step := parts[0], parts[1], parts[2]
+	start, stop, step := t.SliceParts(sl)
 	if step != syntax.NoNode || start != syntax.NoNode && !t.TextIs(start, "0") || stop == syntax.NoNode {
 		return false
 	}

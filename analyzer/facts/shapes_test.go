@@ -28,6 +28,23 @@ def f(x):
         raise RuntimeError()
     sink(x)
 `, "sink(x)", nonEmpty("x"), true},
+	{"array size == 0", `
+def f(x):
+    if x.size == 0:
+        return
+    sink(x)
+`, "sink(x)", nonEmpty("x"), true},
+	{"tensor numel() > 0", `
+def f(x):
+    if x.numel() > 0:
+        sink(x)
+`, "sink(x)", nonEmpty("x"), true},
+	{"self.size is the object's own number", `
+def f(self):
+    if self.size == 0:
+        return
+    sink(self)
+`, "sink(self)", nonEmpty("self"), false},
 	{"0 == len", `
 def f(x):
     if 0 == len(x):
