@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/emptysend"
 	"github.com/sglint/sglint/rules/kvescape"
 	"github.com/sglint/sglint/rules/kvthread"
 	"github.com/sglint/sglint/rules/memkind"
@@ -26,6 +27,7 @@ var all = []*analyzer.Rule{
 	recordraise.Rule,
 	kvthread.Rule,
 	kvescape.Rule,
+	emptysend.Rule,
 	unusednoqa.Rule,
 }
 

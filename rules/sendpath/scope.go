@@ -281,5 +281,20 @@ func (s *Scope) Contains(fn pymodel.FuncRef) bool {
 	return ok && s.IsKVClass(c)
 }
 
+// Classes lists the KV classes in index order.
+func (s *Scope) Classes() []pymodel.ClassRef {
+	out := make([]pymodel.ClassRef, 0, len(s.classes))
+	for c := range s.classes {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b pymodel.ClassRef) int {
+		if a.File != b.File {
+			return int(a.File - b.File)
+		}
+		return int(a.Class - b.Class)
+	})
+	return out
+}
+
 // Len is the number of KV classes.
 func (s *Scope) Len() int { return len(s.classes) }

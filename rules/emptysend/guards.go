@@ -1,0 +1,166 @@
+package emptysend
+
+import (
+	"strings"
+
+	"github.com/sglint/sglint/analyzer/facts"
+	"github.com/sglint/sglint/analyzer/syntax"
+)
+
+// refused reports whether the send at call is not reached with empty
+// indices, or is reached only after the code looked at their length:
+// facts prove one of the names the value passed through non-empty there,
+// or an if around the send, or before it in an enclosing block, tests the
+// length of one of them (`if len(pages) == 0: return`, or handing the
+// length to the backend, `if not sender.should_send(len(pages), last)`).
+func (c *checker) refused(fl *flow, call syntax.NodeID, names []string) bool {
+	if fl.facts != nil {
+		for _, n := range names {
+			if fl.facts.Holds(call, facts.NonEmptyFact(facts.Path(n))) {
+				return true
+			}
+		}
+	}
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	t := fl.tree
+	for a := call; a != fl.def && a != syntax.NoNode; a = t.Parent(a) {
+		p := t.Parent(a)
+		if p == syntax.NoNode {
+			break
+		}
+		switch t.Kind(p) {
+		case syntax.IfStatement:
+			if t.Field(p, syntax.FCondition) != a && ifTestsLength(t, p, set) {
+				return true
+			}
+		case syntax.Block, syntax.Module:
+			for s := t.FirstChild(p); s != syntax.NoNode && s != a; s = t.NextSibling(s) {
+				if t.Kind(s) == syntax.IfStatement && ifTestsLength(t, s, set) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// ifTestsLength: the condition of the if statement or of one of its elif
+// clauses tests the length of a name in names.
+func ifTestsLength(t *syntax.Tree, ifs syntax.NodeID, names map[string]bool) bool {
+	if testsLength(t, t.Field(ifs, syntax.FCondition), names) {
+		return true
+	}
+	for alt := range t.FieldAll(ifs, syntax.FAlternative) {
+		if t.Kind(alt) == syntax.ElifClause && testsLength(t, t.Field(alt, syntax.FCondition), names) {
+			return true
+		}
+	}
+	return false
+}
+
+// condOf is the condition of an if, elif or conditional expression.
+func condOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	if t.Kind(n) == syntax.ConditionalExpression {
+		return t.NamedChild(n, 1)
+	}
+	return t.Field(n, syntax.FCondition)
+}
+
+// testsLength reports whether cond looks at the length of a name in names:
+// `len(x)`, `x.size`, `x.numel()`, `x.shape`, `not x`, or x's own truth.
+func testsLength(t *syntax.Tree, cond syntax.NodeID, names map[string]bool) bool {
+	if cond == syntax.NoNode {
+		return false
+	}
+	is := func(n syntax.NodeID) bool {
+		n = t.Unparen(n)
+		return n != syntax.NoNode && t.Kind(n) == syntax.Identifier && names[t.Text(n)]
+	}
+	if is(cond) {
+		return true
+	}
+	end := t.SubtreeEnd(cond)
+	for n := cond; n < end; n++ {
+		switch t.Kind(n) {
+		case syntax.NotOperator:
+			if is(t.Field(n, syntax.FArgument)) {
+				return true
+			}
+		case syntax.BooleanOperator:
+			if is(t.Field(n, syntax.FLeft)) || is(t.Field(n, syntax.FRight)) {
+				return true
+			}
+		case syntax.Attribute:
+			switch t.Text(t.Field(n, syntax.FAttribute)) {
+			case "size", "shape", "numel":
+				if is(t.Field(n, syntax.FObject)) {
+					return true
+				}
+			}
+		case syntax.Call:
+			if fn := t.Field(n, syntax.FFunction); fn != syntax.NoNode && t.Kind(fn) == syntax.Identifier && t.TextIs(fn, "len") {
+				if args := t.Field(n, syntax.FArguments); args != syntax.NoNode && is(t.NamedChild(args, 0)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// concluders are the calls that give a request its terminal status.
+var concluders = map[string]bool{"update_status": true, "record_failure": true, "prepare_abort": true}
+
+// concluded reports whether a statement that runs before the send on
+// every path through the enclosing blocks (an earlier simple statement of
+// a block holding it) gives the request a terminal status: it reads a
+// `Success` or `Failed` status or calls update_status, record_failure or
+// prepare_abort. A chunk sent after that is not waited for.
+func concluded(t *syntax.Tree, call, def syntax.NodeID) bool {
+	for a := call; a != def && a != syntax.NoNode; a = t.Parent(a) {
+		p := t.Parent(a)
+		if p == syntax.NoNode {
+			break
+		}
+		if t.Kind(p) != syntax.Block {
+			continue
+		}
+		for s := t.FirstChild(p); s != syntax.NoNode && s != a; s = t.NextSibling(s) {
+			if t.Kind(s) == syntax.ExpressionStatement && concludes(t, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func concludes(t *syntax.Tree, s syntax.NodeID) bool {
+	end := t.SubtreeEnd(s)
+	for n := s; n < end; n++ {
+		switch t.Kind(n) {
+		case syntax.Attribute:
+			attr := t.Field(n, syntax.FAttribute)
+			if attr == syntax.NoNode {
+				continue
+			}
+			if t.TextIs(attr, "Success") || t.TextIs(attr, "Failed") {
+				return true
+			}
+			if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.Call && t.Field(p, syntax.FFunction) == n &&
+				concluders[t.Text(attr)] {
+				return true
+			}
+		case syntax.Identifier:
+			if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.Call && t.Field(p, syntax.FFunction) == n &&
+				concluders[t.Text(n)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), sub) }

@@ -1,0 +1,34 @@
+"""A backend whose send posts one transfer per chunk; the decode side
+counts the chunks' completions before it calls the request done."""
+from kvbase import BaseKVManager, BaseKVSender, KVPoll
+
+
+class ChunkManager(BaseKVManager):
+    def __init__(self, engine):
+        self.engine = engine
+        self.status = {}
+
+    def update_status(self, room, status):
+        self.status[room] = status
+
+    def post(self, room, kv_indices, chunk_id, is_last):
+        return self.engine.write(room, kv_indices, notify=f"{room}_{chunk_id}_{int(is_last)}")
+
+
+class ChunkSender(BaseKVSender):
+    def __init__(self, mgr: ChunkManager, room, num_pages):
+        self.kv_mgr = mgr
+        self.room = room
+        self.num_pages = num_pages
+        self.sent = 0
+        self.chunk_id = 0
+
+    def send(self, kv_indices, state_indices=None):
+        self.sent += len(kv_indices)
+        self.kv_mgr.post(self.room, kv_indices, self.chunk_id, self.sent == self.num_pages)
+        self.chunk_id += 1
+
+
+class FakeSender(BaseKVSender):
+    def send(self, kv_indices, state_indices=None):
+        pass
