@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/rules/dropped"
 	"github.com/sglint/sglint/rules/emptysend"
 	"github.com/sglint/sglint/rules/kvescape"
 	"github.com/sglint/sglint/rules/kvthread"
@@ -28,6 +29,7 @@ var all = []*analyzer.Rule{
 	kvthread.Rule,
 	kvescape.Rule,
 	emptysend.Rule,
+	dropped.Rule,
 	unusednoqa.Rule,
 }
 

@@ -345,7 +345,7 @@ func TestExplainCommand(t *testing.T) {
 	o = runMain(t, "", nil, "explain", "kv-scope")
 	assert.Equal(t, ExitClean, o.code, o.stderr)
 	assert.True(t, strings.HasPrefix(o.stdout, "# kv-scope\n\nWhich code is KV transfer code, and where its KV paths start.\n\n"+
-		"Read by: SGL001 SGL002 SGL003 SGL004 SGL005 SGL006 SGL007 SGL010. Configured in [tool.sglint.kv-scope].\n"), o.stdout)
+		"Read by: SGL001 SGL002 SGL003 SGL004 SGL005 SGL006 SGL007 SGL008 SGL010. Configured in [tool.sglint.kv-scope].\n"), o.stdout)
 	assert.Contains(t, o.stdout, "| scheduler call |", "the entry kinds and what an escape stops")
 	assert.Contains(t, o.stdout, "BaseKVManager")
 	o = runMain(t, "", nil, "explain", "kv-scop")

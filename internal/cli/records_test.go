@@ -116,7 +116,7 @@ func TestExplainRecord(t *testing.T) {
 		"`RuntimeError`: KV memory descriptors are empty on prefill side\n\n" +
 		"Severity: critical. Handling: validation. Message pattern: `KV memory descriptors are empty on prefill side`. " +
 		"Raised at python/sglang/srt/disaggregation/mori/conn.py:851 when recorded. " +
-		"Rules derived from it: SGL001 (kv-send-without-readiness-guard), SGL006 (kv-error-escapes-entry), SGL007 (kv-empty-transfer). Also checked by SGL010 (record-raise-reachable). " +
+		"Rules derived from it: SGL001 (kv-send-without-readiness-guard), SGL006 (kv-error-escapes-entry), SGL007 (kv-empty-transfer), SGL008 (kv-request-dropped). Also checked by SGL010 (record-raise-reachable). " +
 		"Read from " + filepath.Join(seed, "795554d942550d42.json") + ".\n\n" +
 		"## Documentation\n\nFixture copy. The per-layer split of the local KV descriptors raises when this rank registered none.\n\n" +
 		"## Trigger scenarios\n\nA rank without KV buffers receives a KV send; registration was skipped or produced nothing.\n\n" +
@@ -144,7 +144,7 @@ func TestExplainRecordWithoutRecords(t *testing.T) {
 	assert.Equal(t, outcome{ExitError, "", "sglint: no error records are loaded, so record \"795554d942550d42\" cannot be explained\n" +
 		"Load them with --records PATH (a .json or .jsonl file, or a directory of them), or name the project's records folder " +
 		"in its configuration: records = [\"records\"] under [tool.sglint] (docs/records.md).\n" +
-		"Derived from it: SGL001 (kv-send-without-readiness-guard), SGL006 (kv-error-escapes-entry), SGL007 (kv-empty-transfer); see 'sglint explain SGL001'.\n"}, o)
+		"Derived from it: SGL001 (kv-send-without-readiness-guard), SGL006 (kv-error-escapes-entry), SGL007 (kv-empty-transfer), SGL008 (kv-request-dropped); see 'sglint explain SGL001'.\n"}, o)
 	o = runMain(t, dir, nil, "explain", "e0a1b2c3d4e5f601")
 	assert.Equal(t, ExitError, o.code)
 	assert.True(t, strings.HasPrefix(o.stderr, "sglint: no error records are loaded, so record \"e0a1b2c3d4e5f601\" cannot be explained\nLoad them"), o.stderr)
