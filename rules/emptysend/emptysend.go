@@ -86,8 +86,16 @@ func run(pass *analyzer.Pass) error {
 	methods, _ := namepattern.Compile(opts.SendMethods)
 	senders, _ := namepattern.Compile(opts.SenderNames)
 	c := &checker{pass: pass, ix: ix, paths: sendpath.Of(pass), flows: map[pymodel.FuncRef]*flow{},
-		returns: map[retKey]*origin{}, handles: map[pymodel.FuncRef]bool{}}
+		returns: map[retKey]*origin{}}
 	s := ix.Summary(f.Model)
+	// Inside the backends: indices parameters handed on to the transport.
+	for fi := range s.Functions {
+		fn := pymodel.FuncRef{File: f.Model, Func: int32(fi)}
+		if c.paths.OnPath(fn) && c.paths.Scope().Contains(fn) {
+			c.checkBackend(fn)
+		}
+	}
+	// At the hand-off to a sender.
 	for ci := range s.Calls {
 		call := &s.Calls[ci]
 		if call.Func < 0 || call.Kind != pymodel.RefAttr || !methods.Match(call.Name) {
@@ -112,8 +120,8 @@ type checker struct {
 	paths   *sendpath.Paths
 	flows   map[pymodel.FuncRef]*flow
 	returns map[retKey]*origin
-	handles map[pymodel.FuncRef]bool
 	calls   map[int32]map[syntax.NodeID]int32 // file -> call node -> index in Calls
+	tests   map[string][]emptinessTest        // name -> where KV classes test it for emptiness
 }
 
 // flow is one function's graph with what is known along it.

@@ -35,7 +35,7 @@ var DefaultServerBases = []string{"BaseKVBootstrapServer"}
 // and process_* methods loop over requests in the scheduler's event loop.
 var (
 	DefaultQueueModules = []string{"*.disaggregation.*"}
-	DefaultQueueClasses = []string{"*Queue", "SchedulerDisaggregation*Mixin"}
+	DefaultQueueClasses = []string{"*Queue", "*QueueMixin", "SchedulerDisaggregation*Mixin"}
 	DefaultQueueMethods = []string{"pop_*", "process_*"}
 )
 
