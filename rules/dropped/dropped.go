@@ -87,6 +87,7 @@ func (c *checker) checkLoops() {
 		case syntax.ForStatement:
 			if l, ok := c.queueLoop(n); ok {
 				c.checkMarks(l)
+				c.checkKept(l)
 			}
 		}
 	}
