@@ -50,6 +50,9 @@ type Rule struct {
 	// from (`tryCatchPattern`, `handlingStrategy`, `validationCode`,
 	// `tags`), for `sglint explain`.
 	RecordFields []string
+	// RecordUse says, in sglint's words, what the rule takes from those
+	// fields: `sglint explain <record id>` prints it as the derivation.
+	RecordUse string
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
 	// Local rules read nothing but the file they check: its tree, source and

@@ -227,7 +227,11 @@ func (l *loader) record(p string, line int, pos string, v json.RawMessage) {
 		l.fail(p, line, pos, "", "expected a record object, got %s", kindOf(v))
 		return
 	}
+	version := ""
 	if inner, wrapped := obj["record"]; wrapped {
+		if v, ok := obj["datasetVersion"]; ok {
+			_ = json.Unmarshal(v, &version) // not a string: not known
+		}
 		if obj, ok = object(inner); !ok {
 			l.fail(p, line, pos, "record", "expected an object, got %s", kindOf(inner))
 			return
@@ -260,6 +264,11 @@ func (l *loader) record(p string, line int, pos string, v json.RawMessage) {
 	r.PreventionTips = d.list("preventionTips")
 	r.HandlingStrategy = d.str("handlingStrategy", false)
 	r.Tags = d.list("tags")
+	r.AnalyzedSha = d.str("analyzedSha", false)
+	r.DatasetVersion = version
+	if v := d.str("datasetVersion", false); v != "" {
+		r.DatasetVersion = v
+	}
 	if r.ErrorClass != "" && !pyname.IsDotted(r.ErrorClass) {
 		d.fail("errorClass", "want a Python class name such as RuntimeError, got %q", r.ErrorClass)
 	}

@@ -53,8 +53,16 @@ type Record struct {
 	HandlingStrategy string
 	Tags             []string
 
+	// DatasetVersion is the data set's version the record comes from (the
+	// wrapper's datasetVersion), AnalyzedSha the commit it was analysed at.
+	DatasetVersion string
+	AnalyzedSha    string
+
 	// Source is where the record was read.
 	Source Source
+	// Builtin: the record is one sglint ships (its rules derive from it),
+	// not read from a file; it carries no prose.
+	Builtin bool
 
 	prog *syntax.Prog
 	// PatternNote is set when messagePattern is not an RE2 regular

@@ -307,8 +307,10 @@ func TestRulesCommand(t *testing.T) {
 	assert.Equal(t, ExitClean, o.code)
 	lines := strings.Split(strings.TrimSuffix(o.stdout, "\n"), "\n")
 	require.Len(t, lines, 1+len(rules.All()))
-	assert.Regexp(t, `^ID\s+NAME\s+SEVERITY\s+DEFAULT\s+TITLE$`, lines[0])
-	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+File sglint cannot parse \(not a full syntax check\)$`, lines[1])
+	assert.Regexp(t, `^ID\s+NAME\s+SEVERITY\s+DEFAULT\s+RECORD\s+TITLE$`, lines[0])
+	assert.Regexp(t, `^SGL000\s+syntax-error\s+error\s+on\s+-\s+File sglint cannot parse \(not a full syntax check\)$`, lines[1])
+	assert.Regexp(t, `\nSGL001\s+kv-send-without-readiness-guard\s+error\s+on\s+795554d942550d42\s+KV send path`, o.stdout,
+		"the record each rule derives from")
 
 	o = runMain(t, "", nil, "rules", "extra")
 	assert.Equal(t, ExitError, o.code)

@@ -77,7 +77,7 @@ func listRules(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tDEFAULT\tTITLE")
+	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tDEFAULT\tRECORD\tTITLE")
 	for _, r := range registry() {
 		def := "on"
 		switch {
@@ -86,7 +86,7 @@ func listRules(args []string, stdout, stderr io.Writer) int {
 		case r == recordraise.Rule:
 			def = "on, needs records" // idle until records are loaded
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, def, r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, def, orDash(r.Record), r.Title)
 	}
 	if err := tw.Flush(); err != nil {
 		fmt.Fprintf(stderr, "sglint: %v\n", err)
@@ -104,13 +104,16 @@ func explain(args []string, stdout, stderr io.Writer) int {
 	fl.Var(&recordFlags, "records", "")
 	fl.StringVar(&configFile, "config", "", "")
 	rest, err := parseInterspersed(fl, args)
-	if err == nil && len(rest) != 1 {
+	if err == nil && len(rest) == 0 {
 		err = fmt.Errorf("explain takes one rule ID or name, or a record id, e.g. 'sglint explain SGL000'")
+	}
+	if err == nil && len(rest) > 1 && (findRule(rest[0]) != nil || findSection(rest[0]) != nil) {
+		err = fmt.Errorf("explain takes one rule ID or name; paths follow a record id only ('sglint explain ID [PATH...]')")
 	}
 	if err != nil {
 		return usageError(stdout, stderr, err)
 	}
-	doc, code := explainTarget(rest[0], configFile, recordFlags, stderr)
+	doc, code := explainTarget(rest[0], rest[1:], configFile, recordFlags, stderr)
 	fmt.Fprint(stdout, doc)
 	return code
 }

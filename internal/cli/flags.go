@@ -16,7 +16,7 @@ const usage = `sglint: static checks for sglang's KV-cache transfer code.
 
 Usage: sglint [flags] [PATH...]   check *.py files under PATH (default .)
        sglint rules               list the rules
-       sglint explain RULE|RECORD_ID|kv-scope
+       sglint explain RULE|kv-scope|RECORD_ID [PATH...]
        sglint records [PATH...]   list error records and their raise sites
        sglint server              the language server, for editors
        sglint version

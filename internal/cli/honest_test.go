@@ -89,5 +89,5 @@ func TestSelectedRuleThatCannotRun(t *testing.T) {
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 
 	o = runMain(t, "", nil, "rules")
-	assert.Regexp(t, `\nSGL010\s+record-raise-reachable\s+warning\s+on, needs records\s+An entry point`, o.stdout)
+	assert.Regexp(t, `\nSGL010\s+record-raise-reachable\s+warning\s+on, needs records\s+-\s+An entry point`, o.stdout)
 }

@@ -142,13 +142,12 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		rpaths = recordPaths(resolver.ForDir("."), nil)
 	}
 	rpaths = append(rpaths, o.records...)
-	if len(rpaths) == 0 {
-		return usageError(stdout, stderr, errors.New("no records: give --records PATH or set records = [...] in the config"))
-	}
-	set, ok := loadRecords(rpaths, stderr)
+	loaded, ok := loadRecords(rpaths, stderr)
 	if !ok {
 		return ExitError
 	}
+	// The records sglint ships, unless a loaded file has a newer version.
+	set := records.WithBuiltin(loaded)
 	failed := false
 	for _, p := range found.problems {
 		fmt.Fprintf(stderr, "sglint: %s\n", p)
@@ -243,10 +242,16 @@ func sortSites(rows []siteRow) {
 func writeRecordsText(w io.Writer, set *records.Set, sites map[*records.Record][]siteRow, listSites bool, files int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSLUG\tCLASS\tSITES")
-	stale := 0
+	stale, shipped := 0, 0
 	for _, r := range set.Records {
 		n := fmt.Sprint(len(sites[r]))
-		if len(sites[r]) == 0 {
+		switch {
+		case r.Builtin:
+			shipped++
+			if len(sites[r]) == 0 {
+				n += " (shipped with sglint; its raise site is not in these files)"
+			}
+		case len(sites[r]) == 0:
 			stale++
 			n += " (stale? no raise site matches: the code moved or the pattern is out of date)"
 		}
@@ -279,9 +284,16 @@ func writeRecordsText(w io.Writer, set *records.Set, sites map[*records.Record][
 	for _, rows := range sites {
 		total += len(rows)
 	}
+	from := plural(len(set.Files), "file")
+	switch {
+	case shipped > 0 && len(set.Files) == 0:
+		from = "sglint itself"
+	case shipped > 0:
+		from += fmt.Sprintf(" and %d shipped with sglint", shipped)
+	}
 	_, err := fmt.Fprintf(w, "%s from %s; %s in %s checked; %s matched none.\n",
-		plural(set.Len(), "record"), plural(len(set.Files), "file"),
-		plural(total, "raise site"), plural(files, "file"), plural(stale, "record"))
+		plural(set.Len(), "record"), from,
+		plural(total, "raise site"), plural(files, "file"), plural(stale, "loaded record"))
 	return err
 }
 
@@ -351,9 +363,20 @@ func recordDoc(r *records.Record) string {
 		if r.LineNumber > 0 {
 			at += fmt.Sprintf(":%d", r.LineNumber)
 		}
+		if sha := r.AnalyzedSha; len(sha) >= 8 {
+			at += " (commit " + sha[:8] + ")"
+		}
 		facts = append(facts, "Raised at "+at+" when recorded.")
 	}
-	facts = append(facts, checkedBy(r.ID), "Read from "+r.Source.String()+".")
+	if r.DatasetVersion != "" {
+		facts = append(facts, "Data set version "+r.DatasetVersion+".")
+	}
+	if r.Builtin {
+		facts = append(facts, "Shipped with sglint, which carries only this summary: the record's documentation, "+
+			"scenarios and solutions are in its file (load it with --records PATH to read them here).")
+	} else {
+		facts = append(facts, "Read from "+r.Source.String()+".")
+	}
 	b.WriteString(strings.Join(facts, " "))
 	b.WriteString("\n")
 	section := func(h, body string) {
@@ -378,9 +401,11 @@ func recordDoc(r *records.Record) string {
 	return b.String()
 }
 
-// explainTarget resolves explain's argument: a rule, else a record of the
-// config's and --records' files. The error carries a suggestion.
-func explainTarget(key, configFile string, flagRecords []string, stderr io.Writer) (string, int) {
+// explainTarget resolves explain's argument: a rule, a shared section,
+// else a record: one of the config's and --records' files, or one sglint
+// ships. A record's page describes it in the tree at paths (default ".").
+// The error carries a suggestion.
+func explainTarget(key string, paths []string, configFile string, flagRecords []string, stderr io.Writer) (string, int) {
 	if r := findRule(key); r != nil {
 		return ruleDoc(r), ExitClean
 	}
@@ -392,12 +417,16 @@ func explainTarget(key, configFile string, flagRecords []string, stderr io.Write
 		return "", ExitError
 	}
 	rpaths := recordPaths(cfg, flagRecords)
-	set, ok := loadRecords(rpaths, stderr)
+	loaded, ok := loadRecords(rpaths, stderr)
 	if !ok {
 		return "", ExitError
 	}
+	set := records.WithBuiltin(loaded)
 	if rec := set.Lookup(key); rec != nil {
-		return recordDoc(rec), ExitClean
+		if len(paths) == 0 {
+			paths = []string{"."}
+		}
+		return recordPage(rec, paths, configFile, stderr)
 	}
 	var names []string
 	for _, r := range registry() {

@@ -21,7 +21,7 @@ func TestSyntaxErrorNamesWhatWasExpected(t *testing.T) {
 		"tree-sitter accepts Python 2's print and a missing block: not reported")
 
 	o = runMain(t, "", nil, "rules")
-	assert.Regexp(t, `\nSGL000\s+syntax-error\s+error\s+on\s+File sglint cannot parse \(not a full syntax check\)\n`, o.stdout)
+	assert.Regexp(t, `\nSGL000\s+syntax-error\s+error\s+on\s+-\s+File sglint cannot parse \(not a full syntax check\)\n`, o.stdout)
 	o = runMain(t, "", nil, "explain", "SGL000")
 	assert.Contains(t, o.stdout, "SGL000 is not a syntax checker.")
 }

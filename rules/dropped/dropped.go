@@ -32,6 +32,7 @@ var Rule = &analyzer.Rule{
 	Title:        "A disaggregation queue drops a request without handing it on or giving it a terminal status",
 	Doc:          doc,
 	Record:       Record,
+	RecordUse:    "Its tryCatchPattern keeps a request that cannot go on queued rather than losing it: SGL008 asks a queue loop to hand every request it takes off the queue on, or to end it.",
 	RecordFields: []string{"tryCatchPattern"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,

@@ -43,6 +43,7 @@ var Rule = &analyzer.Rule{
 	Title:        "A KV send of a request's indices that can be empty neither concludes the request nor is refused",
 	Doc:          doc,
 	Record:       Record,
+	RecordUse:    "Its send moves no KV when what it reads is empty; its typeGuard is a length test of that value and its tryCatchPattern holds the send back: SGL007 asks for a length test before a chunk that can be empty goes out.",
 	RecordFields: []string{"typeGuard", "tryCatchPattern"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,

@@ -32,6 +32,7 @@ var Rule = &analyzer.Rule{
 	Title:        "An error of one request escapes a KV entry into the scheduler instead of failing that request",
 	Doc:          doc,
 	Record:       Record,
+	RecordUse:    "Its RuntimeError left the send path for the scheduler; its tryCatchPattern deals with it without crashing and its handlingStrategy is validation: SGL006 asks every entry the scheduler calls to fail the one request instead.",
 	RecordFields: []string{"tryCatchPattern", "handlingStrategy"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,

@@ -32,6 +32,7 @@ var Rule = &analyzer.Rule{
 	Title:        "A KV thread's loop ends when serving one request fails",
 	Doc:          doc,
 	Record:       Record,
+	RecordUse:    "Its tryCatchPattern handles the error inside the transfer worker (mark the peer stale, register again) instead of ending the thread, and its tags name that worker: SGL005 asks every KV thread loop to confine one request's error so.",
 	RecordFields: []string{"tryCatchPattern", "tags"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,

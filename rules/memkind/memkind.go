@@ -32,15 +32,17 @@ const record = "d0bf6111ca6909b6"
 
 // Rule SGL002 kv-send-with-unchecked-mem-kind.
 var Rule = &analyzer.Rule{
-	ID:       "SGL002",
-	Name:     "kv-send-with-unchecked-mem-kind",
-	Severity: analyzer.Error,
-	Title:    "Memory-kind argument of a KV send may be None",
-	Doc:      doc,
-	Record:   record,
-	Sections: []*analyzer.Section{sendpath.Section},
-	Options:  func() any { return DefaultOptions() },
-	Run:      run,
+	ID:           "SGL002",
+	Name:         "kv-send-with-unchecked-mem-kind",
+	Severity:     analyzer.Error,
+	Title:        "Memory-kind argument of a KV send may be None",
+	Doc:          doc,
+	Record:       record,
+	RecordFields: []string{"messagePattern", "validationCode"},
+	RecordUse:    "The record's raise is a send handed no destination memory kind; its validationCode tests the kind for None before the send, which is the check SGL002 asks for on every path to a memory-kind argument.",
+	Sections:     []*analyzer.Section{sendpath.Section},
+	Options:      func() any { return DefaultOptions() },
+	Run:          run,
 }
 
 // Options configure SGL002 ([tool.sglint.rules.SGL002]).

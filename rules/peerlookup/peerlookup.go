@@ -30,6 +30,7 @@ var Rule = &analyzer.Rule{
 	Title:        "Peer table subscript on a send path without a membership check or a per-request handler",
 	Doc:          doc,
 	Record:       Record,
+	RecordUse:    "The record's validationCode looks the peer up with .get and checks the result is not None: SGL004 reports the plain lookup that skips that check, where its KeyError ends a thread or escapes an entry.",
 	RecordFields: []string{"validationCode"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,

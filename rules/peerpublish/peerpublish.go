@@ -23,15 +23,17 @@ const Record = "d0bf6111ca6909b6"
 
 // Rule SGL003 peer-published-before-init.
 var Rule = &analyzer.Rule{
-	ID:       "SGL003",
-	Name:     "peer-published-before-init",
-	Severity: analyzer.Warning,
-	Title:    "Peer stored in a table that send paths read before it is fully initialised",
-	Doc:      doc,
-	Record:   Record,
-	Sections: []*analyzer.Section{sendpath.Section},
-	Demand:   sendpath.Demand,
-	Run:      run,
+	ID:           "SGL003",
+	Name:         "peer-published-before-init",
+	Severity:     analyzer.Warning,
+	Title:        "Peer stored in a table that send paths read before it is fully initialised",
+	Doc:          doc,
+	Record:       Record,
+	RecordFields: []string{"validationCode"},
+	RecordUse:    "The record's validationCode looks the peer up and then tests its fields: a peer stored where the transfer thread reads it before those fields are set fails that test, which SGL003 reports.",
+	Sections:     []*analyzer.Section{sendpath.Section},
+	Demand:       sendpath.Demand,
+	Run:          run,
 }
 
 func run(pass *analyzer.Pass) error {

@@ -33,16 +33,18 @@ const RecordID = "795554d942550d42"
 
 // Rule SGL001.
 var Rule = &analyzer.Rule{
-	ID:       "SGL001",
-	Name:     "kv-send-without-readiness-guard",
-	Severity: analyzer.Error,
-	Title:    "KV send path uses registration state without checking it is non-empty",
-	Doc:      doc,
-	Record:   RecordID,
-	Sections: []*analyzer.Section{sendpath.Section},
-	Demand:   sendpath.Demand,
-	Options:  func() any { return DefaultOptions() },
-	Run:      run,
+	ID:           "SGL001",
+	Name:         "kv-send-without-readiness-guard",
+	Severity:     analyzer.Error,
+	Title:        "KV send path uses registration state without checking it is non-empty",
+	Doc:          doc,
+	Record:       RecordID,
+	RecordFields: []string{"errorClass", "messagePattern", "typeGuard"},
+	RecordUse:    "The record's raise (its class and message) is the deep check that SGL001 (b) finds on send paths; its typeGuard, a length test of the descriptor list, is the check SGL001 (a) asks for before every use of registration state.",
+	Sections:     []*analyzer.Section{sendpath.Section},
+	Demand:       sendpath.Demand,
+	Options:      func() any { return DefaultOptions() },
+	Run:          run,
 }
 
 // Options configure SGL001 ([tool.sglint.rules.SGL001]).
