@@ -13,6 +13,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/kvfail"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -263,7 +264,7 @@ func (c *checker) settles(l loop, s syntax.NodeID) bool {
 		switch t.Kind(n) {
 		case syntax.Call:
 			name := calledName(t, n)
-			if concluding(name) {
+			if kvfail.EndsRequest(name) {
 				return true
 			}
 			if handOff[name] && c.mentionsItem(l, t.Field(n, syntax.FArguments)) {
@@ -287,26 +288,6 @@ func (c *checker) settles(l loop, s syntax.NodeID) bool {
 
 // handOff are the methods that put an entry into another container.
 var handOff = map[string]bool{"append": true, "extend": true, "appendleft": true, "put": true, "put_nowait": true, "insert": true}
-
-// concluding: a call named like one that ends a request: an abort, a
-// finish, stream_output, or a failure handler (`handle_bootstrap_failure`,
-// `record_failure`), not a log or a metric of one
-// (`increment_transfer_failed_reqs`).
-func concluding(name string) bool {
-	n := strings.ToLower(name)
-	switch {
-	case n == "stream_output", strings.Contains(n, "abort"), strings.Contains(n, "finish"):
-		return true
-	case strings.Contains(n, "fail"):
-		for _, w := range []string{"log", "increment", "count", "metric", "warn", "print", "debug"} {
-			if strings.Contains(n, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
 
 func calledName(t *syntax.Tree, call syntax.NodeID) string {
 	fn := t.Field(call, syntax.FFunction)
@@ -348,7 +329,7 @@ func (c *checker) calleeConcludes(call syntax.NodeID) bool {
 			}
 			cs := c.ix.Summary(cal.Func.File)
 			for _, site := range c.ix.CallsIn(cal.Func) {
-				if concluding(cs.Calls[site.Call].Name) {
+				if kvfail.EndsRequest(cs.Calls[site.Call].Name) {
 					return true
 				}
 			}

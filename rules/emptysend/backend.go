@@ -77,42 +77,6 @@ func (c *checker) findTests() map[string][]emptinessTest {
 	return tests
 }
 
-// lengthTested lists the last names of the paths whose length cond
-// tests.
-func lengthTested(t *syntax.Tree, cond syntax.NodeID) []string {
-	if cond == syntax.NoNode {
-		return nil
-	}
-	var out []string
-	add := func(x syntax.NodeID) {
-		x = t.Unparen(x)
-		switch t.Kind(x) {
-		case syntax.Identifier:
-			out = append(out, t.Text(x))
-		case syntax.Attribute:
-			out = append(out, t.Text(t.Field(x, syntax.FAttribute)))
-		}
-	}
-	for n := cond; n < t.SubtreeEnd(cond); n++ {
-		switch t.Kind(n) {
-		case syntax.NotOperator:
-			add(t.Field(n, syntax.FArgument))
-		case syntax.Attribute:
-			switch t.Text(t.Field(n, syntax.FAttribute)) {
-			case "size", "numel":
-				add(t.Field(n, syntax.FObject))
-			}
-		case syntax.Call:
-			if fn := t.Field(n, syntax.FFunction); fn != syntax.NoNode && t.Kind(fn) == syntax.Identifier && t.TextIs(fn, "len") {
-				if args := t.Field(n, syntax.FArguments); args != syntax.NoNode {
-					add(t.NamedChild(args, 0))
-				}
-			}
-		}
-	}
-	return out
-}
-
 // otherTest returns a test of name in a KV class unrelated to owner (not
 // owner, an ancestor or a descendant): another backend's or the other
 // side's.

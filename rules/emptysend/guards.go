@@ -5,6 +5,7 @@ import (
 
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/kvfail"
 )
 
 // refused reports whether the send at call is not reached with empty
@@ -69,56 +70,71 @@ func condOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	return t.Field(n, syntax.FCondition)
 }
 
-// testsLength reports whether cond looks at the length of a name in names:
-// `len(x)`, `x.size`, `x.numel()`, `x.shape`, `not x`, or x's own truth.
+// testsLength reports whether cond looks at the length of a name in names
+// (see lengthTested).
 func testsLength(t *syntax.Tree, cond syntax.NodeID, names map[string]bool) bool {
-	if cond == syntax.NoNode {
-		return false
-	}
-	is := func(n syntax.NodeID) bool {
-		n = t.Unparen(n)
-		return n != syntax.NoNode && t.Kind(n) == syntax.Identifier && names[t.Text(n)]
-	}
-	if is(cond) {
-		return true
-	}
-	end := t.SubtreeEnd(cond)
-	for n := cond; n < end; n++ {
-		switch t.Kind(n) {
-		case syntax.NotOperator:
-			if is(t.Field(n, syntax.FArgument)) {
-				return true
-			}
-		case syntax.BooleanOperator:
-			if is(t.Field(n, syntax.FLeft)) || is(t.Field(n, syntax.FRight)) {
-				return true
-			}
-		case syntax.Attribute:
-			switch t.Text(t.Field(n, syntax.FAttribute)) {
-			case "size", "shape", "numel":
-				if is(t.Field(n, syntax.FObject)) {
-					return true
-				}
-			}
-		case syntax.Call:
-			if fn := t.Field(n, syntax.FFunction); fn != syntax.NoNode && t.Kind(fn) == syntax.Identifier && t.TextIs(fn, "len") {
-				if args := t.Field(n, syntax.FArguments); args != syntax.NoNode && is(t.NamedChild(args, 0)) {
-					return true
-				}
-			}
+	for _, n := range lengthTested(t, cond) {
+		if names[n] {
+			return true
 		}
 	}
 	return false
 }
 
-// concluders are the calls that give a request its terminal status.
-var concluders = map[string]bool{"update_status": true, "record_failure": true, "prepare_abort": true}
+// lengthTested lists the names whose length cond looks at: `len(x)`,
+// `x.size`, `x.numel()`, `x.shape`, `not x`, or x's own truth (alone or as
+// an operand of `and`/`or`). For an attribute path the last name counts
+// (`self.dst_kv_indices.size` tests `dst_kv_indices`).
+func lengthTested(t *syntax.Tree, cond syntax.NodeID) []string {
+	if cond == syntax.NoNode {
+		return nil
+	}
+	var out []string
+	add := func(x syntax.NodeID) {
+		x = t.Unparen(x)
+		switch {
+		case x == syntax.NoNode:
+		case t.Kind(x) == syntax.Identifier:
+			out = append(out, t.Text(x))
+		case t.Kind(x) == syntax.Attribute:
+			out = append(out, t.Text(t.Field(x, syntax.FAttribute)))
+		}
+	}
+	if k := t.Kind(t.Unparen(cond)); k == syntax.Identifier || k == syntax.Attribute {
+		add(cond)
+	}
+	for n := cond; n < t.SubtreeEnd(cond); n++ {
+		switch t.Kind(n) {
+		case syntax.NotOperator:
+			add(t.Field(n, syntax.FArgument))
+		case syntax.BooleanOperator:
+			for _, side := range []syntax.NodeID{t.Field(n, syntax.FLeft), t.Field(n, syntax.FRight)} {
+				if k := t.Kind(t.Unparen(side)); k == syntax.Identifier {
+					add(side)
+				}
+			}
+		case syntax.Attribute:
+			switch t.Text(t.Field(n, syntax.FAttribute)) {
+			case "size", "shape", "numel":
+				add(t.Field(n, syntax.FObject))
+			}
+		case syntax.Call:
+			if fn := t.Field(n, syntax.FFunction); fn != syntax.NoNode && t.Kind(fn) == syntax.Identifier && t.TextIs(fn, "len") {
+				if args := t.Field(n, syntax.FArguments); args != syntax.NoNode {
+					add(t.NamedChild(args, 0))
+				}
+			}
+		}
+	}
+	return out
+}
 
 // concluded reports whether a statement that runs before the send on
 // every path through the enclosing blocks (an earlier simple statement of
 // a block holding it) gives the request a terminal status: it reads a
-// `Success` or `Failed` status or calls update_status, record_failure or
-// prepare_abort. A chunk sent after that is not waited for.
+// `Success` or `Failed` status (`update_status(room, KVPoll.Success)`) or
+// makes a call that ends the request (kvfail.EndsRequest: `prepare_abort`,
+// `record_failure`). A chunk sent after that is not waited for.
 func concluded(t *syntax.Tree, call, def syntax.NodeID) bool {
 	for a := call; a != def && a != syntax.NoNode; a = t.Parent(a) {
 		p := t.Parent(a)
@@ -150,12 +166,12 @@ func concludes(t *syntax.Tree, s syntax.NodeID) bool {
 				return true
 			}
 			if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.Call && t.Field(p, syntax.FFunction) == n &&
-				concluders[t.Text(attr)] {
+				kvfail.EndsRequest(t.Text(attr)) {
 				return true
 			}
 		case syntax.Identifier:
 			if p := t.Parent(n); p != syntax.NoNode && t.Kind(p) == syntax.Call && t.Field(p, syntax.FFunction) == n &&
-				concluders[t.Text(n)] {
+				kvfail.EndsRequest(t.Text(n)) {
 				return true
 			}
 		}

@@ -93,3 +93,25 @@ func exampleIn(ix *pymodel.Index, fn pymodel.FuncRef) (Example, bool) {
 	}
 	return Example{}, false
 }
+
+// EndsRequest reports whether a call named name gives a request its
+// terminal status: an abort (`prepare_abort`), a finish, the scheduler's
+// `stream_output` of its end, or a failure handler (`record_failure`,
+// `handle_bootstrap_failure`, `mark_failed`), not a log or a metric of a
+// failure (`increment_transfer_failed_reqs`). The completion rules (SGL007,
+// SGL008) take such a call as concluding the request.
+func EndsRequest(name string) bool {
+	n := strings.ToLower(name)
+	switch {
+	case n == "stream_output", strings.Contains(n, "abort"), strings.Contains(n, "finish"):
+		return true
+	case strings.Contains(n, "fail"):
+		for _, w := range []string{"log", "increment", "count", "metric", "warn", "print", "debug"} {
+			if strings.Contains(n, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -182,3 +182,13 @@ func TestConfigParameters(t *testing.T) {
 	assert.Contains(t, got, "35 raise raise ValueError(\"cannot resolve heads\") false [Manager.worker]")
 	assert.Contains(t, got, "41 raise raise ValueError(\"cannot resolve width\") true [Manager.worker]")
 }
+
+// The calls that end a request, as the completion rules read them.
+func TestEndsRequest(t *testing.T) {
+	for _, n := range []string{"prepare_abort", "stream_output", "record_failure", "handle_bootstrap_failure", "mark_failed", "set_finish_with_abort"} {
+		assert.True(t, EndsRequest(n), n)
+	}
+	for _, n := range []string{"increment_transfer_failed_reqs", "log_failure", "update_status", "append", "release_kv_cache"} {
+		assert.False(t, EndsRequest(n), n)
+	}
+}
