@@ -27,8 +27,9 @@ import (
 // file's content:
 //
 //   - models (keyed by the records): each file's suppression comments and
-//     records' raise sites, which depend on the content alone (and the
-//     raise sites on the records);
+//     records' raise sites, which depend on the content and the path (a
+//     site's evidence compares it with the record's filePath) and on the
+//     records;
 //   - summaries: each file's project-model summary, read only when the
 //     project index must be built;
 //   - trees: each file's packed syntax tree (syntax.Pack), read only when
@@ -72,7 +73,7 @@ type runCache struct {
 	project     *projectRecord // the project findings record (readProjectRecord)
 }
 
-const entryVersion = "4" // changes with the record types below
+const entryVersion = "5" // changes with the record types below
 
 // bundleShards splits each bundle by path, so that a run that changes one
 // file rewrites a 32nd of each bundle, not all of it (on the stdlib, a
@@ -265,6 +266,7 @@ type siteEntry struct {
 	Stmt, Class, Message syntax.NodeID
 	Template             records.Template
 	Conds                []records.Cond
+	Evidence             records.Evidence
 }
 
 type findingsEntry struct {
@@ -402,7 +404,7 @@ func (rc *runCache) saveModel(f *file, set *noqa.Set, sites []records.Site, ws *
 	}
 	for _, s := range sites {
 		e.Sites = append(e.Sites, siteEntry{Record: s.Record.ID, Stmt: s.Stmt, Class: s.Class,
-			Message: s.Message, Template: s.Template, Conds: s.Conds})
+			Message: s.Message, Template: s.Template, Conds: s.Conds, Evidence: s.Evidence})
 	}
 	model, err := cache.Marshal(ws.buf[:0], &e)
 	if err != nil {
@@ -476,7 +478,7 @@ func (e *modelEntry) sites(recs *records.Set) ([]records.Site, bool) {
 			return nil, false
 		}
 		out = append(out, records.Site{Record: r, Stmt: s.Stmt, Class: s.Class, Message: s.Message,
-			Template: s.Template, Conds: s.Conds})
+			Template: s.Template, Conds: s.Conds, Evidence: s.Evidence})
 	}
 	return out, true
 }

@@ -264,7 +264,7 @@ func (r *runner) load(w *worker, i int) {
 		t1 = time.Now()
 		w.ws.summarize += t1.Sub(t0)
 	}
-	r.sites[i] = r.opts.Records.Find(tree)
+	r.sites[i] = r.opts.Records.FindIn(tree, sitePath(f.File))
 	t2 := time.Now()
 	w.ws.records += t2.Sub(t1)
 	var set *noqa.Set
@@ -345,4 +345,14 @@ func summarize(z *pymodel.Summarizer, f *file, problems *[]analyzer.Problem) {
 	}()
 	f.sumDigest = [16]byte{}
 	f.Summary = z.Summarize(f.Tree())
+}
+
+// sitePath is the path a file's raise sites are compared with their
+// records' filePath by: the absolute one, which holds the repository's
+// layout whatever the working directory.
+func sitePath(f *analyzer.File) string {
+	if f.Abs != "" {
+		return f.Abs
+	}
+	return f.Path
 }

@@ -246,7 +246,7 @@ func (s *Session) loadOne(sl *slot, prev *file) {
 	if len(s.r.global) > 0 {
 		summarize(&s.z, f, &sl.problems)
 	}
-	sl.sites = s.r.opts.Records.Find(tree)
+	sl.sites = s.r.opts.Records.FindIn(tree, sitePath(f.File))
 	sl.file = f
 	if s.demands != nil {
 		sl.pre = scannedOf(f, prescan.Scan(f.Src()))

@@ -107,17 +107,41 @@ func (l *loader) path(p string) {
 	}
 	var names []string
 	for _, e := range ents {
-		if !e.IsDir() && isRecordFile(e.Name()) {
+		if !e.IsDir() && (isRecordFile(e.Name()) || isEnvelope(filepath.Join(p, e.Name()))) {
 			names = append(names, e.Name())
 		}
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
-		l.fail(p, 0, "", "", "no record files (*.json, *.jsonl, *.ndjson) in this directory")
+		l.fail(p, 0, "", "", "no record files (*.json, *.jsonl, *.ndjson, or *.txt holding a record) in this directory")
 	}
 	for _, n := range names {
 		l.file(filepath.Join(p, n))
 	}
+}
+
+// isEnvelope: a .txt file of a records directory that holds a JSON record
+// (the data set distributes one {"record": ...} envelope per .txt file);
+// any other .txt (a README) is not a record file.
+func isEnvelope(p string) bool {
+	if strings.ToLower(filepath.Ext(p)) != ".txt" {
+		return false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if len(data) == 0 || data[0] != '{' {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return false
+	}
+	_, wrapped := obj["record"]
+	_, bare := obj["id"]
+	return wrapped || bare
 }
 
 func isRecordFile(name string) bool {
@@ -257,6 +281,8 @@ func (l *loader) record(p string, line int, pos string, v json.RawMessage) {
 	r.Severity = d.str("severity", false)
 	r.FilePath = d.str("filePath", false)
 	r.LineNumber = d.integer("lineNumber")
+	r.SourceCode = d.str("sourceCode", false)
+	r.SourceCodeStart = d.integer("sourceCodeStart")
 	r.Documentation = d.str("documentation", false)
 	r.TriggerScenarios = d.str("triggerScenarios", false)
 	r.CommonSituations = d.str("commonSituations", false)

@@ -78,10 +78,19 @@ func (r *Record) compile() {
 	re, err := syntax.Parse(r.MessagePattern, syntax.Perl)
 	if err == nil {
 		if r.prog, err = syntax.Compile(re.Simplify()); err == nil {
-			return
+			if r.ErrorMessage == "" || r.MessagePattern != r.ErrorMessage || progMatches(r.prog, Template{{Text: r.ErrorMessage}}) {
+				return
+			}
+			// The pattern is the record's own message, whose regex
+			// characters (`(ret=-1)`) keep it from matching itself: a
+			// literal message, not a regular expression.
+			r.PatternNote = "the record's own message, which as a regular expression does not match itself " +
+				"(regex characters in it): matched as literal text"
 		}
 	}
-	r.PatternNote = "not an RE2 regular expression (" + errText(err) + "): matched as literal text"
+	if r.PatternNote == "" {
+		r.PatternNote = "not an RE2 regular expression (" + errText(err) + "): matched as literal text"
+	}
 	// Records decoded from JSON are valid UTF-8; others get U+FFFD.
 	literal := regexp.QuoteMeta(strings.ToValidUTF8(r.MessagePattern, "\uFFFD"))
 	re, _ = syntax.Parse(literal, syntax.Perl)

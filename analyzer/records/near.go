@@ -56,3 +56,52 @@ func (r *Record) message() string {
 func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
 }
+
+// Weak reports a template with too little literal text to stand for the
+// record on its own: no letter or digit at all (`f"{ctx}: {err}"`, `f"{a}
+// {b}"`), or fewer letters and digits than the record's concrete message
+// (errorMessage) has words.
+func (r *Record) Weak(tp Template) bool {
+	n := 0
+	for _, p := range tp {
+		if p.Hole {
+			continue
+		}
+		for _, c := range p.Text {
+			if unicode.IsLetter(c) || unicode.IsDigit(c) {
+				n++
+			}
+		}
+	}
+	return n == 0 || n < len(words(r.ErrorMessage))
+}
+
+// snippetWindow is how far from the site the record's snippet lines are
+// looked for.
+const snippetWindow = 40
+
+// SnippetScore counts the lines of the record's sourceCode (distinct,
+// trimmed, of eight characters or more) found among the lines of src
+// within snippetWindow of line: the code around a site agrees with the
+// code the record saw, however far it moved in the file.
+func (r *Record) SnippetScore(src []byte, line int) int {
+	want := map[string]bool{}
+	for _, l := range strings.Split(r.SourceCode, "\n") {
+		if l = strings.TrimSpace(l); len(l) >= 8 {
+			want[l] = true
+		}
+	}
+	if len(want) == 0 {
+		return 0
+	}
+	lines := strings.Split(string(src), "\n")
+	lo, hi := max(line-1-snippetWindow, 0), min(line+snippetWindow, len(lines))
+	n := 0
+	for i := lo; i < hi; i++ {
+		if l := strings.TrimSpace(lines[i]); want[l] {
+			n++
+			delete(want, l)
+		}
+	}
+	return n
+}

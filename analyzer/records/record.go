@@ -44,6 +44,11 @@ type Record struct {
 	// analysed: a hint to rank sites, never a requirement (code moves).
 	FilePath   string
 	LineNumber int
+	// SourceCode is the code around the raise when recorded, its first
+	// line at SourceCodeStart: evidence that pins a site whose message
+	// alone says too little.
+	SourceCode      string
+	SourceCodeStart int
 
 	Documentation    string
 	TriggerScenarios string

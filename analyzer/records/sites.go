@@ -18,7 +18,27 @@ type Site struct {
 	// elif and else branches holding the statement in its function,
 	// outermost first, and for an assert its own test (with Value false).
 	Conds []Cond
+	// Evidence is why the site matched beyond its message.
+	Evidence Evidence
 }
+
+// Evidence is what, besides the message, ties a site to its record.
+type Evidence struct {
+	// Path is the number of trailing path components the file shares with
+	// the record's filePath (Record.HintScore).
+	Path int
+	// Snippet is the number of the record's sourceCode lines found around
+	// the site.
+	Snippet int
+	// Weak: the message has too little literal text to match on its own
+	// (Record.Weak); the path or the snippet pinned it.
+	Weak bool
+}
+
+// Pinned reports evidence enough to take a weak message: the file is the
+// recorded one (its directory and name agree), or the code around the site
+// holds three lines of the record's snippet.
+func (e Evidence) Pinned() bool { return e.Path >= 2 || e.Snippet >= 3 }
 
 // Cond is one test on the way to a raise.
 type Cond struct {
@@ -33,7 +53,11 @@ func (s *Site) IsAssert(t *syntax.Tree) bool { return t.Kind(s.Stmt) == syntax.A
 // statement that matches several records gives one site per record. It
 // looks at raise and assert statements only, reading each message once,
 // and only for statements raising a class some record names.
-func (s *Set) Find(t *syntax.Tree) []Site {
+func (s *Set) Find(t *syntax.Tree) []Site { return s.FindIn(t, "") }
+
+// FindIn is Find for the file at path (absolute or relative), which the
+// sites' evidence compares with the records' filePath.
+func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	if s.Len() == 0 || t == nil {
 		return nil
 	}
@@ -43,17 +67,17 @@ func (s *Set) Find(t *syntax.Tree) []Site {
 		id := syntax.NodeID(i)
 		switch t.Kind(id) {
 		case syntax.RaiseStatement:
-			out = s.raiseSites(t, id, out)
+			out = s.raiseSites(t, id, path, out)
 		case syntax.AssertStatement:
 			if len(asserts) > 0 {
-				out = assertSites(t, id, asserts, out)
+				out = assertSites(t, id, asserts, path, out)
 			}
 		}
 	}
 	return out
 }
 
-func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, out []Site) []Site {
+func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, out []Site) []Site {
 	exc := syntax.NoNode
 	for c := range t.NamedChildren(stmt) {
 		if t.FieldOf(c) != syntax.FCause {
@@ -74,18 +98,18 @@ func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, out []Site) []Site 
 	if msg == syntax.NoNode {
 		return out
 	}
-	return matchSites(t, stmt, class, msg, recs, out)
+	return matchSites(t, stmt, class, msg, recs, path, out)
 }
 
-func assertSites(t *syntax.Tree, stmt syntax.NodeID, recs []*Record, out []Site) []Site {
+func assertSites(t *syntax.Tree, stmt syntax.NodeID, recs []*Record, path string, out []Site) []Site {
 	test, msg := t.NamedChild(stmt, 0), t.NamedChild(stmt, 1)
 	if test == syntax.NoNode || msg == syntax.NoNode {
 		return out
 	}
-	return matchSites(t, stmt, syntax.NoNode, msg, recs, out)
+	return matchSites(t, stmt, syntax.NoNode, msg, recs, path, out)
 }
 
-func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, out []Site) []Site {
+func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, path string, out []Site) []Site {
 	tp, ok := TemplateOf(t, msg)
 	if !ok {
 		return out
@@ -95,10 +119,17 @@ func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, 
 		if !r.MatchTemplate(tp) {
 			continue
 		}
+		ev := Evidence{Path: r.HintScore(path), Weak: r.Weak(tp)}
+		if r.SourceCode != "" {
+			ev.Snippet = r.SnippetScore(t.Src, t.Start(stmt).Line)
+		}
+		if ev.Weak && !ev.Pinned() {
+			continue // `f"{ctx}: {err}"` matches almost any record on its own
+		}
 		if conds == nil {
 			conds = Conditions(t, stmt)
 		}
-		out = append(out, Site{Record: r, Stmt: stmt, Class: class, Message: msg, Template: tp, Conds: conds})
+		out = append(out, Site{Record: r, Stmt: stmt, Class: class, Message: msg, Template: tp, Conds: conds, Evidence: ev})
 	}
 	return out
 }

@@ -72,11 +72,44 @@ func templateOf(t *syntax.Tree, n syntax.NodeID, depth int) (Template, bool) {
 			}
 		}
 	case syntax.Identifier:
-		if v := singleBinding(t, n); v != syntax.NoNode {
-			return templateOf(t, v, depth+1)
-		}
+		return localTemplate(t, n, depth)
 	}
 	return nil, false
+}
+
+// localTemplate is the message a local name holds where n reads it: the
+// value of its only plain assignment, followed by what the `+=`
+// assignments between that one and n append (`msg = f"..."; msg += ...`).
+// An append that runs only on some paths (under an if, in a loop) is a
+// hole: it may add its text or nothing.
+func localTemplate(t *syntax.Tree, n syntax.NodeID, depth int) (Template, bool) {
+	first, augs := bindings(t, n)
+	if first == syntax.NoNode {
+		return nil, false
+	}
+	tp, ok := templateOf(t, t.Field(first, syntax.FRight), depth+1)
+	if !ok {
+		return nil, false
+	}
+	tp = append(Template(nil), tp...)
+	for _, a := range augs {
+		part, ok := templateOf(t, t.Field(a, syntax.FRight), depth+1)
+		if !ok || stmtBlock(t, a) != stmtBlock(t, first) {
+			tp = tp.appendHole()
+			continue
+		}
+		tp = tp.appendAll(part)
+	}
+	return tp, true
+}
+
+// stmtBlock is the block (or module) whose statement holds assignment a.
+func stmtBlock(t *syntax.Tree, a syntax.NodeID) syntax.NodeID {
+	p := t.Parent(a)
+	if p != syntax.NoNode && t.Kind(p) == syntax.ExpressionStatement {
+		p = t.Parent(p)
+	}
+	return p
 }
 
 // stringTemplate reads one string node: string_content (escapes decoded
@@ -252,17 +285,18 @@ func braceFormat(tp Template) Template {
 	return out
 }
 
-// singleBinding returns the value of the only assignment `name = value` to
-// identifier n's name in n's function (module level outside functions),
-// or NoNode if there is none, several, or an augmented one.
-func singleBinding(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+// bindings finds, in n's function (module level outside functions), the
+// only plain assignment `name = value` to identifier n's name and the `+=`
+// assignments to it that come after that one and before n, in source
+// order. first is NoNode when there is no plain assignment, several, one
+// after n, or another augmented operator.
+func bindings(t *syntax.Tree, n syntax.NodeID) (first syntax.NodeID, augs []syntax.NodeID) {
 	scope := t.Ancestor(n, syntax.FunctionDefinition, syntax.Lambda)
 	if scope == syntax.NoNode {
 		scope = t.Root()
 	}
 	name := t.Text(n)
-	value := syntax.NoNode
-	count := 0
+	first = syntax.NoNode
 	end := t.SubtreeEnd(scope)
 	for m := scope; m < end; m++ {
 		k := t.Kind(m)
@@ -276,11 +310,16 @@ func singleBinding(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		if inner := t.Ancestor(m, syntax.FunctionDefinition, syntax.Lambda); inner != scope && !(scope == t.Root() && inner == syntax.NoNode) {
 			continue // another scope's name
 		}
-		count++
-		if k == syntax.AugmentedAssignment || count > 1 {
-			return syntax.NoNode
+		switch {
+		case k == syntax.Assignment && first == syntax.NoNode && m < n:
+			first = m
+		case k == syntax.AugmentedAssignment && first != syntax.NoNode && m < n && t.TextIs(t.Field(m, syntax.FOperator), "+="):
+			augs = append(augs, m)
+		case k == syntax.AugmentedAssignment && m > n:
+			// after the read: does not change the message read here
+		default:
+			return syntax.NoNode, nil
 		}
-		value = t.Field(m, syntax.FRight)
 	}
-	return value
+	return first, augs
 }

@@ -193,9 +193,11 @@ type siteRow struct {
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
 	Function  string `json:"function"`
-	Message   string `json:"message"`    // the template, holes as …
-	Condition string `json:"condition"`  // the syntactic raising condition
-	HintScore int    `json:"hint_score"` // trailing path components shared with the record's filePath
+	Message   string `json:"message"`       // the template, holes as …
+	Condition string `json:"condition"`     // the syntactic raising condition
+	HintScore int    `json:"hint_score"`    // trailing path components shared with the record's filePath
+	Snippet   int    `json:"snippet_score"` // lines of the record's sourceCode found around the site
+	Why       string `json:"why"`           // why it matched, in words
 }
 
 func newSiteRow(s analyzer.RaiseSite) siteRow {
@@ -208,26 +210,37 @@ func newSiteRow(s analyzer.RaiseSite) siteRow {
 		Function:  syntax.QualName(t, s.Stmt),
 		Message:   s.Template.String(),
 		Condition: records.CondText(t, s.Conds),
-		HintScore: s.Record.HintScore(hintPath(s.File)),
+		HintScore: s.Evidence.Path,
+		Snippet:   s.Evidence.Snippet,
+		Why:       siteWhy(s.Evidence),
 	}
 }
 
-// hintPath is the path compared with a record's filePath: the absolute
-// one, which holds the repository layout whatever the working directory.
-func hintPath(f *analyzer.File) string {
-	if f.Abs != "" {
-		return f.Abs
+// siteWhy says what tied a site to its record.
+func siteWhy(e records.Evidence) string {
+	parts := []string{"its message can be the record's"}
+	if e.Weak {
+		parts[0] = "its message has too little literal text to count alone"
 	}
-	return f.Path
+	if e.Path > 0 {
+		parts = append(parts, fmt.Sprintf("its path ends like the record's filePath (%s)", plural(e.Path, "component")))
+	}
+	if e.Snippet > 0 {
+		parts = append(parts, fmt.Sprintf("%s of the record's sourceCode are around it", plural(e.Snippet, "line")))
+	}
+	return strings.Join(parts, "; ")
 }
 
-// sortSites puts the sites that agree best with the record's filePath
-// first, then by path and position.
+// sortSites puts the sites that agree best with the record's filePath and
+// sourceCode first, then by path and position.
 func sortSites(rows []siteRow) {
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.HintScore != b.HintScore {
 			return a.HintScore > b.HintScore
+		}
+		if a.Snippet != b.Snippet {
+			return a.Snippet > b.Snippet
 		}
 		if a.Path != b.Path {
 			return a.Path < b.Path
@@ -276,7 +289,8 @@ func writeRecordsText(w io.Writer, set *records.Set, sites map[*records.Record][
 				if s.Condition != "" {
 					cond = " when " + s.Condition
 				}
-				fmt.Fprintf(w, "%s:%d:%d: %s %s(%q)%s%s\n", s.Path, s.Line, s.Column, r.ID, r.ErrorClass, s.Message, fn, cond)
+				fmt.Fprintf(w, "%s:%d:%d: %s %s(%q)%s%s\n    matched: %s\n", s.Path, s.Line, s.Column, r.ID, r.ErrorClass,
+					s.Message, fn, cond, s.Why)
 			}
 		}
 	}

@@ -41,7 +41,8 @@ func TestRecordsCommand(t *testing.T) {
 	assert.Empty(t, o.stderr)
 
 	o = runMain(t, dir, nil, "records", "--sites", "--records", jsonl)
-	assert.Contains(t, o.stdout, "plans.py:86:13: a1f0c0de00000006 RuntimeError(\"No transfer plan for peer …\") in PlanSender._plan_for when plan is None\n")
+	assert.Contains(t, o.stdout, "plans.py:86:13: a1f0c0de00000006 RuntimeError(\"No transfer plan for peer …\") in PlanSender._plan_for when plan is None\n"+
+		"    matched: its message can be the record's")
 	assert.Contains(t, o.stdout, "plans.py:95:13: a1f0c0de00000007 LookupError(\"Unknown segment … for room …\") in PlanSender._segment when name not in self.engine.segments\n")
 
 	o = runMain(t, dir, nil, "records", "--format", "json", "--records", own)
@@ -52,7 +53,8 @@ func TestRecordsCommand(t *testing.T) {
 	assert.Equal(t, "a1f0c0de00000008", got[6].ID)
 	require.Len(t, got[6].Sites, 1)
 	assert.Equal(t, siteRow{Path: "plans.py", Line: 103, Column: 9, Function: "PlanSender._ring_view",
-		Message: "Ring is not initialised for worker …", Condition: "self.ring is None", HintScore: 1}, got[6].Sites[0])
+		Message: "Ring is not initialised for worker …", Condition: "self.ring is None", HintScore: 1,
+		Why: "its message can be the record's; its path ends like the record's filePath (1 component)"}, got[6].Sites[0])
 	assert.NotNil(t, got[5].Sites, "an empty list, not null")
 	assert.Empty(t, got[5].Sites)
 }
