@@ -85,14 +85,41 @@ for a in "${args[@]}"; do
 done
 
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
 
 # GitHub shows only 10 error and 10 warning annotations per step; the github
 # format also prints every finding as a plain line, which the log and the
 # summary below carry in full.
-"$sglint" --format github "${args[@]}" "${paths[@]}" >"$out"
+"$sglint" --format github "${args[@]}" "${paths[@]}" >"$out" 2>"$err"
 code=$?
 cat "$out"
+cat "$err" >&2
+
+# An error (exit 2: a missing baseline file, a bad configuration, a file
+# that cannot be read) becomes an annotation, at its file:line:col when the
+# message starts with one, so that it shows on the run's page and not only
+# in the log.
+errors=()
+if [ "$code" -ge 2 ]; then
+  location_re='^sglint: ([^:]+):([0-9]+):([0-9]+): (.*)$'
+  while IFS= read -r line; do
+    case $line in
+      "sglint: warning: "*) continue ;;
+      "sglint: "*) ;;
+      *) continue ;;
+    esac
+    errors+=("${line#sglint: }")
+    if [[ $line =~ $location_re ]]; then
+      echo "::error file=${BASH_REMATCH[1]},line=${BASH_REMATCH[2]},col=${BASH_REMATCH[3]},title=sglint::${BASH_REMATCH[4]}"
+    else
+      echo "::error title=sglint::${line#sglint: }"
+    fi
+  done <"$err"
+  if [ ${#errors[@]} -eq 0 ]; then
+    echo "::error title=sglint::sglint failed (exit $code); see the step log"
+  fi
+fi
 
 # SARIF for code scanning, only from a run that checked everything asked
 # for: an empty file (a config error prints nothing) fails the upload, and a
@@ -101,7 +128,7 @@ sarif_written=""
 if [ -n "${INPUT_SARIF_FILE:-}" ]; then
   rm -f "$INPUT_SARIF_FILE" # never a stale file from an earlier run
   if [ "$code" -ge 2 ]; then
-    echo "::warning title=sglint::no SARIF written to $INPUT_SARIF_FILE: sglint failed (exit $code); see the errors above"
+    echo "::error title=sglint::no SARIF written to $INPUT_SARIF_FILE: sglint failed (exit $code); fix the errors above and run again"
   else
     mkdir -p "$(dirname "$INPUT_SARIF_FILE")"
     sarif_tmp=$(mktemp)
@@ -109,6 +136,7 @@ if [ -n "${INPUT_SARIF_FILE:-}" ]; then
     sarif_code=$?
     if [ "$sarif_code" -eq 0 ] && [ -s "$sarif_tmp" ]; then
       mv "$sarif_tmp" "$INPUT_SARIF_FILE"
+      chmod 644 "$INPUT_SARIF_FILE" # mktemp made it 0600: the upload step may run as another user
       sarif_written=$INPUT_SARIF_FILE
     else
       rm -f "$sarif_tmp"
@@ -156,6 +184,19 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     if [ "$code" -ge 2 ]; then
       echo "sglint failed (exit $code); see the step log."
       echo
+      if [ ${#errors[@]} -gt 0 ]; then
+        for e in "${errors[@]}"; do
+          md "$e"
+          echo "- $REPLY"
+        done
+        echo
+        hint="Fix these and run again."
+        case "${errors[*]}" in
+          *baseline*) hint="$hint A baseline file that does not exist yet is made with \`sglint --write-baseline FILE\` on the default branch and committed." ;;
+        esac
+        echo "$hint"
+        echo
+      fi
     fi
     if [ -n "$verdict" ]; then
       md "$verdict"

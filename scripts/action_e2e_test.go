@@ -75,9 +75,12 @@ func TestActionScriptWithRealBinary(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(e.dir, "pyproject.toml"), []byte("[tool.sglint]\nselct = []\n"), 0o644))
 	e2 := e
 	e2.summary, e2.output = filepath.Join(e.dir, "summary2.md"), filepath.Join(e.dir, "output2.txt")
-	_, code = e2.run(t, bin, "INPUT_PATHS=pkg", "INPUT_FAIL_ON_FINDINGS=false", "INPUT_SARIF_FILE=out/sglint.sarif")
+	stdout2, code := e2.run(t, bin, "INPUT_PATHS=pkg", "INPUT_FAIL_ON_FINDINGS=false", "INPUT_SARIF_FILE=out/sglint.sarif")
 	assert.Equal(t, 2, code)
-	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\n", read(t, e2.summary))
+	assert.Contains(t, stdout2, "::error file=pyproject.toml,line=2,col=1,title=sglint::tool.sglint.selct: unknown key",
+		"a configuration error is an annotation at its place")
+	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\n"+
+		"- pyproject.toml:2:1: tool.sglint.selct: unknown key (did you mean \"select\"?)\n\nFix these and run again.\n\n", read(t, e2.summary))
 	assert.NoFileExists(t, filepath.Join(e.dir, "out", "sglint.sarif"), "no empty SARIF for the upload step after an error")
 	assert.Equal(t, "findings=0\nexit-code=2\nsarif-file=\n", read(t, e2.output))
 }

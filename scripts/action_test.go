@@ -64,10 +64,17 @@ func read(t *testing.T, name string) string {
 // the summary); action_e2e_test.go runs the real binary.
 func fakeSglint(t *testing.T, dir, stdout string, code int) string {
 	t.Helper()
+	return fakeSglintErr(t, dir, stdout, "", code)
+}
+
+// fakeSglintErr is fakeSglint that also prints stderr.
+func fakeSglintErr(t *testing.T, dir, stdout, stderr string, code int) string {
+	t.Helper()
 	p := filepath.Join(dir, "fake-sglint")
 	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + filepath.Join(dir, "args.log") + "'\n" +
 		"printf '[%s]' \"$@\" >>'" + filepath.Join(dir, "argv.log") + "'; echo >>'" + filepath.Join(dir, "argv.log") + "'\n" +
 		"case \"$2\" in sarif) echo '{}'; exit 0;; esac\n" +
+		"cat >&2 <<'ERR'\n" + stderr + "ERR\n" +
 		"cat <<'OUT'\n" + stdout + "OUT\nexit " + string(rune('0'+code)) + "\n"
 	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
 	return p
@@ -89,6 +96,9 @@ func TestActionScriptSummaryAndExitCodes(t *testing.T) {
 		"--format sarif --exit-zero --select SGL0 --baseline b.json src tests/*.py\n",
 		read(t, filepath.Join(e.dir, "args.log")), "inputs split on whitespace, globs left alone")
 	assert.Equal(t, "{}\n", read(t, filepath.Join(e.dir, "reports/sglint.sarif")))
+	fi, err := os.Stat(filepath.Join(e.dir, "reports/sglint.sarif"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "readable by the upload step")
 	assert.Equal(t, `### sglint
 
 Found 2 problems in 2 files.
@@ -125,12 +135,28 @@ func TestActionScriptCleanAndErrors(t *testing.T) {
 	assert.Equal(t, "findings=0\nexit-code=0\nsarif-file=\n", read(t, e.output))
 
 	e = newActionEnv(t)
-	_, code = e.run(t, fakeSglint(t, e.dir, "", 2), "INPUT_FAIL_ON_FINDINGS=false")
+	stdout, code := e.run(t, fakeSglint(t, e.dir, "", 2), "INPUT_FAIL_ON_FINDINGS=false")
 	assert.Equal(t, 2, code, "errors fail even with fail-on-findings false")
 	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\n", read(t, e.summary))
+	assert.Contains(t, stdout, "::error title=sglint::sglint failed (exit 2); see the step log\n", "an annotation even without a message")
+
+	// Issue 31: a missing baseline and a configuration error are annotations
+	// (at their file:line:col when they have one), and the summary says
+	// what to do.
+	e = newActionEnv(t)
+	stdout, code = e.run(t, fakeSglintErr(t, e.dir, "", "sglint: warning: something minor\n"+
+		"sglint: ci/base.json: cannot read baseline: open ci/base.json: no such file or directory\n"+
+		"sglint: pyproject.toml:3:1: tool.sglint.selct: unknown key (did you mean \"select\"?)\n", 2))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stdout, "::error title=sglint::ci/base.json: cannot read baseline: open ci/base.json: no such file or directory\n")
+	assert.Contains(t, stdout, "::error file=pyproject.toml,line=3,col=1,title=sglint::tool.sglint.selct: unknown key (did you mean \"select\"?)\n")
+	assert.NotContains(t, stdout, "something minor", "warnings are not errors")
+	summary := read(t, e.summary)
+	assert.Contains(t, summary, "- ci/base.json: cannot read baseline: open ci/base.json: no such file or directory\n")
+	assert.Contains(t, summary, "A baseline file that does not exist yet is made with `sglint --write-baseline FILE`")
 
 	e = newActionEnv(t)
-	stdout, code := e.run(t, fakeSglint(t, e.dir, "", 0), "INPUT_FAIL_ON_FINDINGS=maybe")
+	stdout, code = e.run(t, fakeSglint(t, e.dir, "", 0), "INPUT_FAIL_ON_FINDINGS=maybe")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stdout, "fail-on-findings must be true or false")
 }
@@ -189,7 +215,7 @@ func TestActionScriptNoSARIFAfterError(t *testing.T) {
 	stdout, code := e.run(t, fakeSglint(t, e.dir, "Nothing was checked; 1 path could not be read.\n", 2), "INPUT_SARIF_FILE=out/sglint.sarif")
 	assert.Equal(t, 2, code)
 	assert.NoFileExists(t, sarif)
-	assert.Contains(t, stdout, "::warning title=sglint::no SARIF written to out/sglint.sarif: sglint failed (exit 2)")
+	assert.Contains(t, stdout, "::error title=sglint::no SARIF written to out/sglint.sarif: sglint failed (exit 2)")
 	assert.Equal(t, "findings=0\nexit-code=2\nsarif-file=\n", read(t, e.output))
 	assert.Equal(t, "### sglint\n\nsglint failed (exit 2); see the step log.\n\nNothing was checked; 1 path could not be read.\n", read(t, e.summary))
 	assert.Equal(t, "--format github .\n", read(t, filepath.Join(e.dir, "args.log")), "no second run for SARIF")

@@ -134,6 +134,11 @@ func Write(path string, ds []analyzer.Diagnostic) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil { // `--write-baseline ci/sglint.json` in a fresh checkout
+			return nil, fmt.Errorf("cannot write baseline: %w", err)
+		}
+	}
 	if err := atomicwrite.WriteFile(path, f.Marshal(), 0o644); err != nil {
 		return nil, fmt.Errorf("cannot write baseline: %w", err)
 	}

@@ -376,3 +376,12 @@ func TestContextWithRealRule(t *testing.T) {
 	o = runMain(t, dir, nil, "--select", "SGL001", "kv/sender.py")
 	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
 }
+
+// Issue 31: --write-baseline creates the directory it is asked to write in.
+func TestWriteBaselineMakesItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	putFile(t, dir, "x.py", "x = 1\n")
+	o := runMain(t, dir, nil, "--write-baseline", "ci/baselines/sglint.json")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	assert.FileExists(t, filepath.Join(dir, "ci", "baselines", "sglint.json"))
+}

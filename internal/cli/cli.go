@@ -228,6 +228,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	}
 	cwd, _ := os.Getwd()
 	res := runGroups(set, gs, &o, store, all, stderr)
+	failed = failed || len(res.notRun) > 0
 	t0 = time.Now()
 	if o.stats {
 		defer func() {

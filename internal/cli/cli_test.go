@@ -339,6 +339,14 @@ func TestExplainCommand(t *testing.T) {
 	o = runMain(t, "", nil, "explain", "SGL100")
 	assert.Contains(t, o.stdout, "Off by default: add it to the default rules with --extend-select SGL100")
 
+	// The start of one rule's name finds it; a start shared by several does
+	// not (issue 31).
+	o = runMain(t, "", nil, "explain", "unchecked-peer")
+	assert.Equal(t, ExitClean, o.code, o.stderr)
+	assert.Contains(t, o.stdout, "# unchecked-peer-lookup (SGL004)")
+	o = runMain(t, "", nil, "explain", "kv-")
+	assert.Equal(t, ExitError, o.code)
+
 	// A rule says which fields of its record it comes from.
 	o = runMain(t, "", nil, "explain", "SGL005")
 	assert.Contains(t, o.stdout, "Derived from error record d0bf6111ca6909b6, from its tryCatchPattern and tags.")

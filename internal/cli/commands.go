@@ -118,12 +118,20 @@ func explain(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// findRule looks a rule up by ID (any case) or name.
+// findRule looks a rule up by ID (any case) or name, or by the start of
+// one rule's name (`unchecked-peer`) when no other name starts so.
 func findRule(s string) *analyzer.Rule {
+	var prefixed []*analyzer.Rule
 	for _, r := range registry() {
 		if strings.EqualFold(r.ID, s) || r.Name == s {
 			return r
 		}
+		if len(s) >= 4 && strings.HasPrefix(r.Name, s) {
+			prefixed = append(prefixed, r)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
 	}
 	return nil
 }

@@ -217,7 +217,9 @@ func runGroups(set *inputSet, gs *grouping, o *checkOptions, store *cache.Store,
 		}
 	}
 	for _, nr := range out.notRun {
-		fmt.Fprintf(stderr, "sglint: warning: %s (%s) cannot run: %s; %s\n", nr.Rule.ID, nr.Rule.Name, nr.Reason, notRunHint)
+		// Selected by name, it was asked for: not running it is an error
+		// (the run exits 2), as for any check that cannot be made.
+		fmt.Fprintf(stderr, "sglint: %s (%s) cannot run: %s; %s\n", nr.Rule.ID, nr.Rule.Name, nr.Reason, notRunHint)
 	}
 	analyzer.SortDiagnostics(out.diags)
 	return out

@@ -75,12 +75,14 @@ func TestNamedSkippedFileIsAnError(t *testing.T) {
 func TestSelectedRuleThatCannotRun(t *testing.T) {
 	dir := t.TempDir()
 	putFile(t, dir, "conn.py", "x = 1\n")
-	const warning = "sglint: warning: SGL010 (record-raise-reachable) cannot run: no records are loaded; " +
+	const msg = "sglint: SGL010 (record-raise-reachable) cannot run: no records are loaded; " +
 		"give --records PATH or set records = [...] in [tool.sglint] (docs/records.md)\n"
 	o := runMain(t, dir, nil, "--select", "SGL010")
-	assert.Equal(t, outcome{ExitClean, "No problems found in 1 file; SGL010 did not run (no records are loaded).\n", warning}, o)
+	assert.Equal(t, outcome{ExitError, "No problems found in 1 file; SGL010 did not run (no records are loaded).\n", msg}, o,
+		"selected by name and unable to run: an error (issue 31)")
 	o = runMain(t, dir, nil, "--extend-select", "record-raise-reachable")
-	assert.Equal(t, warning, o.stderr)
+	assert.Equal(t, msg, o.stderr)
+	assert.Equal(t, ExitError, o.code)
 	o = runMain(t, dir, nil, "--format", "sarif", "--select", "SGL010")
 	assert.Contains(t, o.stdout, `"text": "SGL010 (record-raise-reachable) did not run: no records are loaded"`)
 
