@@ -72,15 +72,19 @@ func (d *Diagnostic) SetSeverity(s Severity) { d.severity, d.overrides = s, true
 // SortDiagnostics orders by path, line, column, rule, then message, so that
 // output is byte-identical whatever the number of workers.
 func SortDiagnostics(ds []Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		return cmp.Or(
-			cmp.Compare(a.Path, b.Path),
-			cmp.Compare(a.Start.Line, b.Start.Line),
-			cmp.Compare(a.Start.Column, b.Start.Column),
-			cmp.Compare(a.Rule.ID, b.Rule.ID),
-			cmp.Compare(a.Message, b.Message),
-			cmp.Compare(a.End.Line, b.End.Line),
-			cmp.Compare(a.End.Column, b.End.Column),
-		)
-	})
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int { return CompareDiagnostics(&a, &b) })
+}
+
+// CompareDiagnostics is the order SortDiagnostics sorts by: path,
+// position, rule, message.
+func CompareDiagnostics(a, b *Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.Path, b.Path),
+		cmp.Compare(a.Start.Line, b.Start.Line),
+		cmp.Compare(a.Start.Column, b.Start.Column),
+		cmp.Compare(a.Rule.ID, b.Rule.ID),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.End.Line, b.End.Line),
+		cmp.Compare(a.End.Column, b.End.Column),
+	)
 }

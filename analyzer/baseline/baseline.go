@@ -216,7 +216,10 @@ type Scope struct {
 type Outcome struct {
 	Kept   []analyzer.Diagnostic // findings the baseline does not cover, in input order
 	Hidden int                   // findings it covered
-	Stale  []Entry               // entries (in scope) with unmatched findings; Count is how many
+	// Covered are those findings, in input order: a report that must not
+	// read as "fixed" (SARIF for code scanning) keeps them, marked.
+	Covered []analyzer.Diagnostic
+	Stale   []Entry // entries (in scope) with unmatched findings; Count is how many
 }
 
 // Apply hides the findings the baseline covers. dir is the baseline's
@@ -236,6 +239,7 @@ func (f *File) Apply(ds []analyzer.Diagnostic, dir string, scope Scope) (*Outcom
 		if left[k] > 0 {
 			left[k]--
 			out.Hidden++
+			out.Covered = append(out.Covered, d)
 			continue
 		}
 		out.Kept = append(out.Kept, d)

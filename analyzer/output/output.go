@@ -32,6 +32,11 @@ type Report struct {
 	NotRun []NotRun
 	// BaselineHidden counts the findings a baseline hid.
 	BaselineHidden int
+	// Baselined are those findings, sorted, and BaselineFile the baseline:
+	// SARIF keeps them as results suppressed externally, so that code
+	// scanning does not close their alerts as fixed.
+	Baselined    []analyzer.Diagnostic
+	BaselineFile string
 	// SrcRoot, if set, is the absolute directory the relative paths start
 	// from; SARIF records it as %SRCROOT%.
 	SrcRoot string

@@ -85,15 +85,23 @@ type sarifRuleReference struct {
 }
 
 type sarifResult struct {
-	RuleID              string            `json:"ruleId"`
-	RuleIndex           int               `json:"ruleIndex"`
-	Level               string            `json:"level"`
-	Message             sarifText         `json:"message"`
-	Locations           []sarifLocation   `json:"locations"`
-	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
-	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
-	Properties          map[string]string `json:"properties,omitempty"`
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	CodeFlows           []sarifCodeFlow    `json:"codeFlows,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Properties          map[string]string  `json:"properties,omitempty"`
+}
+
+// sarifSuppression marks a result a baseline hides: kind external (the
+// suppression lives outside the source).
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification,omitempty"`
 }
 
 type sarifLocation struct {
@@ -159,9 +167,25 @@ func SARIF(w io.Writer, r *Report) error {
 	if r.SrcRoot != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: dirURI(r.SrcRoot)}}
 	}
+	// The baseline's findings stay, suppressed: left out, code scanning
+	// would close their alerts as fixed. Both lists are sorted: merge them.
+	type entry struct {
+		d        *analyzer.Diagnostic
+		baseline bool
+	}
+	all := make([]entry, 0, len(r.Diagnostics)+len(r.Baselined))
+	for i, j := 0, 0; i < len(r.Diagnostics) || j < len(r.Baselined); {
+		if j == len(r.Baselined) || i < len(r.Diagnostics) && analyzer.CompareDiagnostics(&r.Diagnostics[i], &r.Baselined[j]) <= 0 {
+			all = append(all, entry{&r.Diagnostics[i], false})
+			i++
+		} else {
+			all = append(all, entry{&r.Baselined[j], true})
+			j++
+		}
+	}
 	seen := map[string]int{} // fingerprint -> occurrences so far
-	for i := range r.Diagnostics {
-		d := &r.Diagnostics[i]
+	for _, e := range all {
+		d := e.d
 		fp := d.Fingerprint()
 		seen[fp]++
 		res := sarifResult{
@@ -186,6 +210,9 @@ func SARIF(w io.Writer, r *Report) error {
 		}
 		if d.Record != "" {
 			res.Properties = map[string]string{"record": d.Record}
+		}
+		if e.baseline {
+			res.Suppressions = []sarifSuppression{{Kind: "external", Justification: "in the baseline " + r.BaselineFile}}
 		}
 		run.Results = append(run.Results, res)
 	}

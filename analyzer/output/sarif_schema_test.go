@@ -41,8 +41,13 @@ func validateSARIF(t *testing.T, sch *jsonschema.Schema, doc []byte) error {
 func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	withFlow := sample()
 	withFlow.CodeFlow = func(d *analyzer.Diagnostic) []analyzer.Related { return d.Related }
+	baselined := sample()
+	baselined.Baselined = []analyzer.Diagnostic{baselined.Diagnostics[0]}
+	baselined.Diagnostics = baselined.Diagnostics[1:]
+	baselined.BaselineFile = "ci/sglint.json"
 	reports := map[string]*Report{
 		"sample":    sample(),
+		"baselined": baselined,
 		"empty":     {Tool: sample().Tool, Rules: []*analyzer.Rule{ruleErr}, Files: 2},
 		"bare":      {},
 		"code flow": withFlow,

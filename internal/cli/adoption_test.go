@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,6 +194,30 @@ func TestBaselineFlags(t *testing.T) {
 	assert.Equal(t, "sglint: baseline sglint-baseline.json hid 1 finding(s)\n"+
 		"sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): SGL990 pkg/conn.py in push (line hash "+
 		lineHash(t, "send(1)")+") x1: call to send\n", o.stderr)
+
+	// SARIF keeps the hidden finding, suppressed as external, so that code
+	// scanning does not close its alert as fixed (issue 31).
+	o = runMain(t, dir, nil, "--baseline", "sglint-baseline.json", "--format", "sarif")
+	assert.Equal(t, ExitFindings, o.code)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Region    struct{} `json:"-"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Suppressions []struct{ Kind, Justification string } `json:"suppressions"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(o.stdout), &log))
+	require.Len(t, log.Runs[0].Results, 2)
+	assert.Equal(t, 5, log.Runs[0].Results[0].Locations[0].PhysicalLocation.Region.StartLine)
+	assert.Equal(t, []struct{ Kind, Justification string }{{"external", "in the baseline sglint-baseline.json"}},
+		log.Runs[0].Results[0].Suppressions)
+	assert.Empty(t, log.Runs[0].Results[1].Suppressions, "the new finding is not suppressed")
 
 	// Checking another file only: the entry is out of scope, not stale.
 	putFile(t, dir, "pkg/other.py", "x = 1\n")

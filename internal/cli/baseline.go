@@ -29,13 +29,12 @@ func writeBaseline(file string, ds []analyzer.Diagnostic, stderr io.Writer, fail
 // how many it hid and which of its entries (for the files and rules this
 // run covered) no longer match anything. Each group is its own scope: a
 // rule that ran for one configuration's files did not run for another's.
-func applyBaseline(file string, byGroup [][]analyzer.Diagnostic, gs []*group, stderr io.Writer) ([]analyzer.Diagnostic, int, bool) {
+func applyBaseline(file string, byGroup [][]analyzer.Diagnostic, gs []*group, stderr io.Writer) (kept, covered []analyzer.Diagnostic, ok bool) {
 	b, err := baseline.Read(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "sglint: %v\n", err)
-		return nil, 0, false
+		return nil, nil, false
 	}
-	var kept []analyzer.Diagnostic
 	var stale []baseline.Entry
 	hidden := 0
 	for i, g := range gs {
@@ -46,18 +45,20 @@ func applyBaseline(file string, byGroup [][]analyzer.Diagnostic, gs []*group, st
 		out, err := b.Apply(byGroup[i], filepath.Dir(file), scope)
 		if err != nil {
 			fmt.Fprintf(stderr, "sglint: %s: %v\n", file, err)
-			return nil, 0, false
+			return nil, nil, false
 		}
 		kept = append(kept, out.Kept...)
+		covered = append(covered, out.Covered...)
 		stale = append(stale, out.Stale...)
 		hidden += out.Hidden
 	}
 	analyzer.SortDiagnostics(kept)
+	analyzer.SortDiagnostics(covered)
 	if hidden > 0 {
 		fmt.Fprintf(stderr, "sglint: baseline %s hid %d finding(s)\n", file, hidden)
 	}
 	for _, e := range stale {
 		fmt.Fprintf(stderr, "sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): %s\n", e)
 	}
-	return kept, hidden, true
+	return kept, covered, true
 }

@@ -252,18 +252,18 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		fmt.Fprintf(stderr, "sglint: %s\n", w)
 	}
 	diags := res.diags
-	hidden := 0
+	var covered []analyzer.Diagnostic
 	switch {
 	case o.addNoqa:
 		return addNoqa(diags, set, stderr, failed)
 	case o.writeBaseline != "":
 		return writeBaseline(o.writeBaseline, diags, stderr, failed)
 	case o.baseline != "":
-		kept, n, ok := applyBaseline(o.baseline, res.byGroup, gs.groups, stderr)
+		kept, cov, ok := applyBaseline(o.baseline, res.byGroup, gs.groups, stderr)
 		if !ok {
 			return ExitError
 		}
-		diags, hidden = kept, n
+		diags, covered = kept, cov
 	}
 
 	report := &output.Report{
@@ -273,7 +273,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		Rules:          ranRules(gs.groups, all),
 		Files:          res.files,
 		NotRun:         res.notRun,
-		BaselineHidden: hidden,
+		BaselineHidden: len(covered),
+		Baselined:      covered,
+		BaselineFile:   o.baseline,
 		SrcRoot:        cwd,
 		CodeFlow:       chainOf,
 	}
