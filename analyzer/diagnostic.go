@@ -29,8 +29,25 @@ type Diagnostic struct {
 	Record    string // record id, defaults to the rule's
 	Related   []Related
 	LineText  string // the source line of Start, for fingerprints and baselines
+	// Fix is a safe edit that resolves the finding (`sglint --fix` applies
+	// it), nil when there is none.
+	Fix       *Fix
 	severity  Severity
 	overrides bool
+}
+
+// Fix is what `--fix` does for a finding: text edits of its file.
+type Fix struct {
+	Message string // what it does, e.g. "remove the unused code SGL004"
+	Edits   []TextEdit
+}
+
+// TextEdit replaces the text between Start and End (same coordinates as
+// a Diagnostic's) with New. An edit that deletes a comment's whole text
+// also takes the blanks before it, and the line when nothing is left.
+type TextEdit struct {
+	Start, End syntax.Position
+	New        string
 }
 
 // Problem is a file that could not be checked, or an internal error.

@@ -10,6 +10,7 @@ import (
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/internal/atomicwrite"
+	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 // addNoqa writes a `# noqa: CODES` directive for every current finding, on
@@ -21,6 +22,9 @@ func addNoqa(ds []analyzer.Diagnostic, set *inputSet, stderr io.Writer, failed b
 	byPath := map[string]map[int][]string{}
 	var paths []string
 	for _, d := range ds {
+		if d.Rule == unusednoqa.Rule {
+			continue // a noqa for "this noqa is unused" would be read as used by itself
+		}
 		if byPath[d.Path] == nil {
 			byPath[d.Path] = map[int][]string{}
 			paths = append(paths, d.Path)
@@ -32,20 +36,9 @@ func addNoqa(ds []analyzer.Diagnostic, set *inputSet, stderr io.Writer, failed b
 	defer p.Close()
 	directives, files := 0, 0
 	for _, path := range paths {
-		abs, before := set.onDisk(path)
-		if abs == "" {
-			continue
-		}
-		if now, err := os.Stat(abs); err != nil || before == nil ||
-			!now.ModTime().Equal(before.ModTime()) || now.Size() != before.Size() {
-			fmt.Fprintf(stderr, "sglint: %s: changed while being checked; not edited\n", path)
-			failed = true
-			continue
-		}
-		src, err := os.ReadFile(abs)
-		if err != nil {
-			fmt.Fprintf(stderr, "sglint: %s: cannot read: %v\n", path, err)
-			failed = true
+		abs, src, ok := readForEdit(set, path, stderr)
+		if !ok {
+			failed = failed || abs != ""
 			continue
 		}
 		out, n, skipped, err := noqa.AddToSource(p, src, byPath[path])
@@ -73,4 +66,25 @@ func addNoqa(ds []analyzer.Diagnostic, set *inputSet, stderr io.Writer, failed b
 		return ExitError
 	}
 	return ExitClean
+}
+
+// readForEdit reads a checked file to edit it: its absolute path and
+// content, unless it is not on disk (abs "") or changed since it was
+// checked or cannot be read (said on stderr; ok false, abs set).
+func readForEdit(set *inputSet, path string, stderr io.Writer) (abs string, src []byte, ok bool) {
+	abs, before := set.onDisk(path)
+	if abs == "" {
+		return "", nil, false
+	}
+	if now, err := os.Stat(abs); err != nil || before == nil ||
+		!now.ModTime().Equal(before.ModTime()) || now.Size() != before.Size() {
+		fmt.Fprintf(stderr, "sglint: %s: changed while being checked; not edited\n", path)
+		return abs, nil, false
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		fmt.Fprintf(stderr, "sglint: %s: cannot read: %v\n", path, err)
+		return abs, nil, false
+	}
+	return abs, src, true
 }

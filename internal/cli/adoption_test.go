@@ -410,3 +410,34 @@ func TestWriteBaselineMakesItsDirectory(t *testing.T) {
 	require.Equal(t, ExitClean, o.code, o.stderr)
 	assert.FileExists(t, filepath.Join(dir, "ci", "baselines", "sglint.json"))
 }
+
+// Issue 31, item 3: --fix removes unused noqa codes (SGL100's fixes),
+// keeps the codes that are used and other linters' codes, drops a comment
+// left empty and a file-level directive's line, and reports what is left;
+// --add-noqa never answers an unused noqa with another one.
+func TestFixUnusedNoqa(t *testing.T) {
+	withTestRules(t)
+	dir := t.TempDir()
+	src := "send(1)  # noqa: SGL990, SGL991\nx = 1  # noqa: SGL990, E501\ny = 2  # noqa: SGL990\n# sglint: noqa: SGL991\nsend(2)\n"
+	putFile(t, dir, "a.py", src)
+
+	o := runMain(t, dir, nil, "--add-noqa", "--extend-select", "SGL100")
+	assert.Equal(t, ExitClean, o.code, o.stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "a.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "send(1)  # noqa: SGL990, SGL991\nx = 1  # noqa: SGL990, E501\ny = 2  # noqa: SGL990\n# sglint: noqa: SGL991\nsend(2)  # noqa: SGL990\n",
+		string(b), "the new finding gets its noqa; the unused ones are not answered with SGL100")
+	putFile(t, dir, "a.py", src)
+
+	o = runMain(t, dir, nil, "--fix")
+	assert.Equal(t, ExitFindings, o.code, o.stderr)
+	assert.Equal(t, "sglint: fixed 4 finding(s) in 1 file(s)\n", o.stderr)
+	assert.Equal(t, "a.py:4:1: SGL990 call to send\nFound 1 problem in 1 file: 1 warning (SGL990).\n", o.stdout, "what is left")
+	b, err = os.ReadFile(filepath.Join(dir, "a.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "send(1)  # noqa: SGL990\nx = 1  # noqa: E501\ny = 2\nsend(2)\n", string(b))
+
+	o = runMain(t, dir, nil, "--fix", "-")
+	assert.Equal(t, ExitError, o.code)
+	assert.Contains(t, o.stderr, "--fix writes to the checked files")
+}

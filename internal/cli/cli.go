@@ -20,6 +20,7 @@ import (
 	"github.com/sglint/sglint/internal/didyoumean"
 	"github.com/sglint/sglint/internal/hugeheap"
 	"github.com/sglint/sglint/rules"
+	"github.com/sglint/sglint/rules/unusednoqa"
 )
 
 // Exit codes.
@@ -71,6 +72,7 @@ type checkOptions struct {
 	statistics       bool
 	stdinFilename    string
 	addNoqa          bool
+	fix              bool
 	stats            bool
 	noCache          bool
 	cacheDir         string
@@ -99,6 +101,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	fl.BoolVar(&o.statistics, "statistics", false, "")
 	fl.StringVar(&o.stdinFilename, "stdin-filename", "", "")
 	fl.BoolVar(&o.addNoqa, "add-noqa", false, "")
+	fl.BoolVar(&o.fix, "fix", false, "")
 	fl.BoolVar(&o.stats, "stats", false, "")
 	fl.BoolVar(&o.noCache, "no-cache", false, "")
 	fl.StringVar(&o.cacheDir, "cache-dir", "", "")
@@ -123,6 +126,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	}
 	if err := o.validate(paths); err != nil {
 		return usageError(stdout, stderr, err)
+	}
+	if o.fix {
+		// The fixable findings are SGL100's: --fix looks for them.
+		o.extendSelected = append(o.extendSelected, unusednoqa.Rule.ID)
 	}
 	if o.jobs == 0 {
 		o.jobs = runtime.NumCPU()
@@ -252,6 +259,19 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		fmt.Fprintf(stderr, "sglint: %s\n", w)
 	}
 	diags := res.diags
+	if o.fix {
+		left, ok := applyFixes(diags, set, stderr)
+		if !ok {
+			return ExitError
+		}
+		if len(left) < len(diags) {
+			// The files changed (a line may have gone): what is left is
+			// reported as a run on them finds it, with its positions.
+			return check(slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+				return a == "--fix" || a == "-fix" || strings.HasPrefix(a, "--fix=") || strings.HasPrefix(a, "-fix=")
+			}), stdin, stdout, stderr)
+		}
+	}
 	var covered []analyzer.Diagnostic
 	switch {
 	case o.addNoqa:
@@ -377,6 +397,10 @@ func (o *checkOptions) validate(paths []string) error {
 		return errors.New("--add-noqa writes to the checked files: it cannot read standard input")
 	case o.addNoqa && (o.baseline != "" || o.writeBaseline != "" || o.statistics):
 		return errors.New("--add-noqa cannot be combined with --baseline, --write-baseline or --statistics")
+	case o.fix && (o.stdinFilename != "" || slices.Contains(paths, "-")):
+		return errors.New("--fix writes to the checked files: it cannot read standard input")
+	case o.fix && (o.addNoqa || o.writeBaseline != ""):
+		return errors.New("--fix cannot be combined with --add-noqa or --write-baseline")
 	case o.baseline != "" && o.writeBaseline != "":
 		return errors.New("--baseline and --write-baseline cannot be combined: --write-baseline records every current finding")
 	case o.statistics && !slices.Contains([]string{"full", "concise", "text", "json"}, o.format):

@@ -36,6 +36,8 @@ Flags:
   --write-baseline FILE record every current finding in FILE
   --statistics          count findings per rule
   --add-noqa            add "# noqa: RULE" to finding lines (writes files)
+  --fix                 apply the safe fixes (unused noqa codes go; writes
+                        files), then report what is left
   --stdin-filename PATH read standard input (-) as the file PATH
   --exit-zero           exit 0 even with findings
   --all-files           analyse every file, not only the KV code and what

@@ -56,7 +56,7 @@ func Check(sets []*noqa.Set, ran, registered []*analyzer.Rule) []analyzer.Diagno
 			}
 			out = append(out, analyzer.Diagnostic{
 				Rule: Rule, Path: set.Path, Start: d.Start, End: d.End,
-				Message: msg, Record: Rule.Record, LineText: d.Text,
+				Message: msg, Record: Rule.Record, LineText: d.Text, Fix: fixOf(d, ranIDs, known),
 			})
 		}
 	}
@@ -74,6 +74,37 @@ func silenced(set *noqa.Set, d *noqa.Directive) bool {
 		}
 	}
 	return false
+}
+
+// fixOf is the edit that removes what is unused in d: the whole
+// directive when nothing of it is used, else the unused and unknown codes
+// (other linters' codes, and codes of rules that did not run, stay).
+func fixOf(d *noqa.Directive, ran, known map[string]bool) *analyzer.Fix {
+	edit := analyzer.TextEdit{Start: d.Start, End: d.End}
+	if d.Codes == nil {
+		return &analyzer.Fix{Message: "remove the unused directive", Edits: []analyzer.TextEdit{edit}}
+	}
+	var keep, drop []string
+	for _, c := range d.Codes {
+		if slices.Contains(d.UnusedCodes(), c) && sglintCode().MatchString(c) && c != Rule.ID && (ran[c] || !known[c]) {
+			drop = append(drop, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	if len(keep) > 0 {
+		lower := strings.ToLower(d.Text)
+		i := strings.LastIndex(lower, "noqa")
+		colon := strings.IndexByte(d.Text[max(i, 0):], ':')
+		if i < 0 || colon < 0 {
+			return nil
+		}
+		edit.New = d.Text[:i+colon+1] + " " + strings.Join(keep, ", ")
+	}
+	return &analyzer.Fix{Message: fmt.Sprintf("remove %s", strings.Join(drop, ", ")), Edits: []analyzer.TextEdit{edit}}
 }
 
 // message describes what is unused in d, or "" if nothing is.
