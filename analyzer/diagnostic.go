@@ -20,15 +20,15 @@ type Related struct {
 // Diagnostic is one finding. Lines are 1-based; columns are 1-based and
 // counted in Unicode code points.
 type Diagnostic struct {
-	Rule      *Rule
-	Path      string // relative to the working directory, forward slashes
-	Start     syntax.Position
-	End       syntax.Position
-	Message   string
-	Function  string // qualified name of the innermost enclosing function
-	Record    string // record id, defaults to the rule's
-	Related   []Related
-	LineText  string // the source line of Start, for fingerprints and baselines
+	Rule     *Rule
+	Path     string // relative to the working directory, forward slashes
+	Start    syntax.Position
+	End      syntax.Position
+	Message  string
+	Function string // qualified name of the innermost enclosing function
+	Record   string // record id, defaults to the rule's
+	Related  []Related
+	LineText string // the source line of Start, for fingerprints and baselines
 	// Fix is a safe edit that resolves the finding (`sglint --fix` applies
 	// it), nil when there is none.
 	Fix       *Fix
