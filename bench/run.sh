@@ -46,7 +46,7 @@ WORK=${BENCH_DIR:-/tmp/sglint-bench}
 mkdir -p "$WORK"
 echo "== build"
 go build -o "$WORK/sglint" ./cmd/sglint
-go build -o "$WORK/measure" ./bench/measure
+go build -tags bench -o "$WORK/measure" ./bench/measure
 "$WORK/sglint" version
 
 echo "== corpus"

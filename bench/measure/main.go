@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command measure runs a command once and appends "wall cpu rss_kib" to a
 // file: wall time in seconds to the microsecond, user plus system CPU
 // seconds, and the peak resident set in KiB. GNU time's %e rounds wall
