@@ -34,10 +34,16 @@ func TestSplitMessage(t *testing.T) {
 			parts{heading: "`info` is published before it is fully initialised",
 				why:  "it goes into `self.table`, which send path `M.worker` reads from another thread, and then `info.kind` is still assigned",
 				help: "Prepare `info` completely first and store it last"}},
+		{"cut before the condition", "`self.decode_kv_args_table[req.mooncake_session_id]` raises KeyError when `req.mooncake_session_id` " +
+			"was never added to the table or was removed, and nothing checks that it is there; the handler raises again",
+			"",
+			parts{heading: "`self.decode_kv_args_table[req.mooncake_session_id]` raises KeyError",
+				why: "`self.decode_kv_args_table[req.mooncake_session_id]` raises KeyError when `req.mooncake_session_id` " +
+					"was never added to the table or was removed, and nothing checks that it is there; the handler raises again"}},
 		{"hint", "RuntimeError(\"No plan for peer …\") from `M._plan_for` can escape send entry `M.send_aux` through this call when " +
 			"`info.plan is None`: no check on the way excludes it (record e0a1 no-plan); hint: Check that the peer's plan exists",
 			"e0a1",
-			parts{heading: rule.Title,
+			parts{heading: "RuntimeError from `M._plan_for` can escape send entry `M.send_aux` through this call",
 				why: "RuntimeError(\"No plan for peer …\") from `M._plan_for` can escape send entry `M.send_aux` through this call when " +
 					"`info.plan is None`: no check on the way excludes it",
 				help: "Check that the peer's plan exists"}},

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,8 +48,14 @@ func splitMessage(d *analyzer.Diagnostic) parts {
 		clause, rest = base[:i], base[i+n:]
 	}
 	short := dropParentheticals(clause)
+	if utf8.RuneCountInString(short) > headingMax {
+		short = quotedArgs.ReplaceAllString(short, "$1")
+	}
+	if utf8.RuneCountInString(short) > headingMax {
+		short = fittingPrefix(short)
+	}
 	switch {
-	case utf8.RuneCountInString(short) > headingMax || short == "":
+	case short == "":
 		return parts{heading: d.Rule.Title, why: base, help: help}
 	case short == clause && rest != "":
 		return parts{heading: short, why: rest, help: help}
@@ -196,4 +203,29 @@ func wrap(text string, width int) []string {
 		lines = append(lines, line.String())
 	}
 	return lines
+}
+
+// quotedArgs is an exception built with a literal message,
+// `RuntimeError("...")`: a heading names the class, the why quotes it.
+var quotedArgs = regexp.MustCompile(`\b([A-Z]\w*)\("[^"]*"\)`)
+
+// cuts are where a clause can stop and still say what is wrong: before its
+// condition or its second half (`t[k]` raises KeyError| when k ...).
+var cuts = []string{" when ", " where ", ", and ", " and ", " which ", ", so ", " because "}
+
+// fittingPrefix is the longest prefix of clause that ends at a top-level
+// cut and fits in headingMax runes, or "".
+func fittingPrefix(clause string) string {
+	best := ""
+	scan(clause, func(i int) bool {
+		for _, c := range cuts {
+			if strings.HasPrefix(clause[i:], c) {
+				if p := strings.TrimSpace(clause[:i]); utf8.RuneCountInString(p) <= headingMax && len(p) > len(best) {
+					best = p
+				}
+			}
+		}
+		return true
+	})
+	return best
 }

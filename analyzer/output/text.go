@@ -29,10 +29,13 @@ func writeConcise(b *bufio.Writer, r *Report) {
 	b.WriteByte('\n')
 }
 
-// textLine is one finding on one line: line breaks in a message (a rule's
-// bug) become spaces, so that editors and grep see one finding per line.
+// textLine is one finding on one line: where, the rule, and what is wrong
+// in a heading of at most headingMax runes (the message's first clause, as
+// the full format's first line; the why, the chain and the fix are in the
+// full, JSON and SARIF formats). Line breaks in a message (a rule's bug)
+// become spaces, so that editors and grep see one finding per line.
 func textLine(d *analyzer.Diagnostic) string {
-	return fmt.Sprintf("%s:%d:%d: %s %s", d.Path, d.Start.Line, d.Start.Column, d.Rule.ID, oneLine(d.Message))
+	return fmt.Sprintf("%s:%d:%d: %s %s", d.Path, d.Start.Line, d.Start.Column, d.Rule.ID, oneLine(splitMessage(d).heading))
 }
 
 var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace
