@@ -200,6 +200,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		saveListings(store, dopts.Listings)
 	}
 	rt.discover = time.Since(t0)
+	if set.unnamedStdin {
+		fmt.Fprintln(stderr, stdinHint)
+	}
 	gs, err := groupInputs(set, resolver, all, cli, &o)
 	if err != nil {
 		return usageError(stdout, stderr, err)

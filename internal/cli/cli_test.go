@@ -239,9 +239,23 @@ func TestAbsolutePathsDisplayRelative(t *testing.T) {
 }
 
 func TestStdin(t *testing.T) {
+	fabric := testdataDir(t, "example", "python", "sglang", "srt", "disaggregation", "fabric")
 	o := runMain(t, t.TempDir(), strings.NewReader("def f(:\n    pass\n"), "-")
 	assert.Equal(t, ExitFindings, o.code)
 	assert.Equal(t, "-:1:6: SGL000 syntax error: `(` was never closed\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
+
+	// Issue 31: without --stdin-filename the file has no module, so what
+	// depends on its place is not seen: a warning says so, not a silent
+	// pass. With a name it is checked as that file of the project.
+	const warn = "sglint: warning: standard input has no path"
+	assert.Contains(t, o.stderr, warn)
+	dir := fabric
+	src, err := os.ReadFile(filepath.Join(dir, "conn.py"))
+	require.NoError(t, err)
+	named := runMain(t, dir, strings.NewReader(string(src)), "--no-cache", "--stdin-filename", "conn.py")
+	assert.Equal(t, ExitFindings, named.code, named.stderr)
+	assert.NotContains(t, named.stderr, warn)
+	assert.Contains(t, named.stdout, "Found 5 problems in 1 file")
 }
 
 func TestNoPythonFiles(t *testing.T) {

@@ -26,7 +26,17 @@ type inputSet struct {
 	context  map[string]bool // display paths of the context inputs
 	explicit map[string]bool // display paths named on the command line (or standard input)
 	walked   map[string]int  // display path -> index in inputs of the files the walk found
+	// unnamedStdin: standard input was read without --stdin-filename, so
+	// the file has no module (see stdinHint).
+	unnamedStdin bool
 }
+
+// stdinHint is said when standard input is checked without a name:
+// without a path the file has no module, so what depends on where it sits
+// (a disaggregation queue module, its relative imports) is not seen, and
+// silence would read as a pass.
+const stdinHint = "sglint: warning: standard input has no path, so the rules that depend on where a file sits " +
+	"in the project (its package, relative imports) cannot see it: give --stdin-filename PATH"
 
 // onDisk returns the absolute path of a reported file and its stat before
 // the run, as the walk saw it (so that --add-noqa can tell a file that
@@ -61,6 +71,7 @@ func findInputs(paths []string, root string, opts discover.Options, stdin io.Rea
 		stdinAbs = in.Abs
 		s.add(in)
 		s.explicit[in.Path] = true
+		s.unnamedStdin = stdinName == ""
 	}
 	s.root = root
 	if len(onDisk) > 0 {

@@ -67,7 +67,7 @@ func TestNamedSkippedFileIsAnError(t *testing.T) {
 
 	o = runMain(t, dir, strings.NewReader("x = 1\x00\n"), "-")
 	assert.Equal(t, ExitError, o.code, "standard input is named too")
-	assert.Equal(t, "sglint: -: cannot be checked: binary file (NUL byte at 1:6)\n", o.stderr)
+	assert.Equal(t, stdinHint+"\nsglint: -: cannot be checked: binary file (NUL byte at 1:6)\n", o.stderr)
 }
 
 // A selected rule that cannot run says why on stderr and in the summary,
