@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sglint/sglint/analyzer/pyname"
+	"github.com/sglint/sglint/analyzer/syntax"
 )
 
 // SourceFile is one summarised file handed to NewIndex.
@@ -377,6 +378,17 @@ func (ix *Index) FuncsOf(file int32) []FuncRef {
 		out[i] = FuncRef{file, int32(i)}
 	}
 	return out
+}
+
+// CallAt finds the call of file whose node is n (a Call node of its
+// tree). A summary lists its calls in source order, which is node order.
+func (ix *Index) CallAt(file int32, n syntax.NodeID) (CallSite, bool) {
+	calls := ix.Summary(file).Calls
+	i := sort.Search(len(calls), func(i int) bool { return calls[i].At.Node >= n })
+	if i < len(calls) && calls[i].At.Node == n {
+		return CallSite{File: file, Call: int32(i)}, true
+	}
+	return CallSite{}, false
 }
 
 // CallsIn returns the calls made directly in fn (not in nested functions).

@@ -428,3 +428,21 @@ def f(self): pass
 	assert.Equal(t, "", name)
 	assert.Equal(t, NoClass, cls)
 }
+
+// CallAt finds each call by its node, nested calls and calls in nested
+// functions included (a summary lists calls in node order), and nothing
+// for a node that is not a call.
+func TestCallAt(t *testing.T) {
+	ix := project(t, map[string]string{"m.py": "def f(x):\n    g(h(x), k(1))\n    def inner():\n        return x.m(y())\n    return f(inner())\n"})
+	fi, ok := ix.ModuleFile("m")
+	require.True(t, ok)
+	calls := ix.Summary(fi).Calls
+	require.Len(t, calls, 7)
+	for i := range calls {
+		site, ok := ix.CallAt(fi, calls[i].At.Node)
+		assert.True(t, ok)
+		assert.Equal(t, CallSite{File: fi, Call: int32(i)}, site, calls[i].Callee())
+	}
+	_, ok = ix.CallAt(fi, calls[0].At.Node+1)
+	assert.False(t, ok, "the callee's name is not a call")
+}

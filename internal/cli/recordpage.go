@@ -185,12 +185,14 @@ func firstClause(msg string) string {
 // shares at least half of them.
 func closest(r *records.Record, rows []siteRow) (siteRow, bool) {
 	sortSites(rows)
-	best, score := siteRow{}, 0.5
-	found := false
-	for _, row := range rows {
-		if l := r.Likeness(row.Message); l >= score && (!found || l > score) {
-			best, score, found = row, l, true
+	best, score := -1, 0.0
+	for i, row := range rows {
+		if l := r.Likeness(row.Message); l >= 0.5 && l > score { // the first of equals, in site order
+			best, score = i, l
 		}
 	}
-	return best, found
+	if best < 0 {
+		return siteRow{}, false
+	}
+	return rows[best], true
 }

@@ -318,20 +318,18 @@ func (c *checker) mentionsItem(l loop, n syntax.NodeID) bool {
 // calleeConcludes: the project function the call runs makes a concluding
 // call itself.
 func (c *checker) calleeConcludes(call syntax.NodeID) bool {
-	s := c.ix.Summary(c.fn.File)
-	for ci := range s.Calls {
-		if s.Calls[ci].At.Node != call {
+	site, ok := c.ix.CallAt(c.fn.File, call)
+	if !ok {
+		return false
+	}
+	for _, cal := range c.ix.Callees(site) {
+		if !cal.Func.Valid() {
 			continue
 		}
-		for _, cal := range c.ix.Callees(pymodel.CallSite{File: c.fn.File, Call: int32(ci)}) {
-			if !cal.Func.Valid() {
-				continue
-			}
-			cs := c.ix.Summary(cal.Func.File)
-			for _, site := range c.ix.CallsIn(cal.Func) {
-				if kvfail.EndsRequest(cs.Calls[site.Call].Name) {
-					return true
-				}
+		cs := c.ix.Summary(cal.Func.File)
+		for _, in := range c.ix.CallsIn(cal.Func) {
+			if kvfail.EndsRequest(cs.Calls[in.Call].Name) {
+				return true
 			}
 		}
 	}

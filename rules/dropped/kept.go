@@ -126,10 +126,9 @@ func (c *checker) stmt(l loop, s syntax.NodeID) verdict {
 	case syntax.ContinueStatement, syntax.BreakStatement:
 		return verdict{drops, s}
 	case syntax.RaiseStatement, syntax.ReturnStatement:
-		if t.Kind(s) == syntax.ReturnStatement && c.mentionsItem(l, s) {
-			return verdict{settled, syntax.NoNode}
-		}
-		return verdict{settled, syntax.NoNode} // leaves the loop: not this rule's path
+		// Leaves the loop and the method before the queue is rebuilt: the
+		// request stays queued (an escaping raise is SGL006's).
+		return verdict{settled, syntax.NoNode}
 	case syntax.AssertStatement:
 		if cond := t.Unparen(t.NamedChild(s, 0)); cond != syntax.NoNode && t.Kind(cond) == syntax.False {
 			return verdict{settled, syntax.NoNode}

@@ -121,8 +121,7 @@ type checker struct {
 	paths   *sendpath.Paths
 	flows   map[pymodel.FuncRef]*flow
 	returns map[retKey]*origin
-	calls   map[int32]map[syntax.NodeID]int32 // file -> call node -> index in Calls
-	tests   map[string][]emptinessTest        // name -> where KV classes test it for emptiness
+	tests   map[string][]emptinessTest // name -> where KV classes test it for emptiness
 }
 
 // flow is one function's graph with what is known along it.

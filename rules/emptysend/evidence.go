@@ -200,25 +200,13 @@ func emptyArg(t *syntax.Tree, n syntax.NodeID) bool {
 
 // callee resolves call node n of fl to the one project function it runs.
 func (c *checker) callee(fl *flow, n syntax.NodeID) (pymodel.FuncRef, bool) {
-	if c.calls == nil {
-		c.calls = map[int32]map[syntax.NodeID]int32{}
-	}
-	m := c.calls[fl.fn.File]
-	if m == nil {
-		m = map[syntax.NodeID]int32{}
-		s := c.ix.Summary(fl.fn.File)
-		for i := range s.Calls {
-			m[s.Calls[i].At.Node] = int32(i)
-		}
-		c.calls[fl.fn.File] = m
-	}
-	ci, ok := m[n]
+	site, ok := c.ix.CallAt(fl.fn.File, n)
 	if !ok {
 		return pymodel.NoFunc, false
 	}
 	var found pymodel.FuncRef
 	ok = false
-	for _, cal := range c.ix.Callees(pymodel.CallSite{File: fl.fn.File, Call: ci}) {
+	for _, cal := range c.ix.Callees(site) {
 		if cal.Func.Valid() && !cal.Virtual {
 			found, ok = cal.Func, true
 		}

@@ -87,7 +87,6 @@ func run(pass *analyzer.Pass) error {
 		sinks:   opts.sinkSet(),
 		flows:   map[pymodel.FuncRef]*flow{},
 		checked: map[paramRef]checkState{},
-		calls:   map[int32]map[syntax.NodeID]int32{},
 		callers: map[pymodel.FuncRef]*flow{},
 	}
 	// Only sends on KV send paths: a memory-kind argument elsewhere (a
@@ -112,8 +111,7 @@ type checker struct {
 	sinks   *namepattern.Set // opts.SinkParams compiled
 	flows   map[pymodel.FuncRef]*flow
 	checked map[paramRef]checkState
-	calls   map[int32]map[syntax.NodeID]int32 // file -> call node -> index in Calls
-	callers map[pymodel.FuncRef]*flow         // flows under callers' checks (nil: none)
+	callers map[pymodel.FuncRef]*flow // flows under callers' checks (nil: none)
 }
 
 // tree is the syntax tree of index file fi, nil if it is not loaded.
@@ -217,21 +215,6 @@ func (c *checker) callerFlow(fn pymodel.FuncRef) *flow {
 }
 
 func isName(p facts.Path) bool { return p != "" && p.Root() == string(p) }
-
-// callAt maps a call node of file to its index in the file's Calls.
-func (c *checker) callAt(file int32, n syntax.NodeID) (pymodel.CallSite, bool) {
-	m, ok := c.calls[file]
-	if !ok {
-		s := c.ix.Summary(file)
-		m = make(map[syntax.NodeID]int32, len(s.Calls))
-		for i := range s.Calls {
-			m[s.Calls[i].At.Node] = int32(i)
-		}
-		c.calls[file] = m
-	}
-	i, ok := m[n]
-	return pymodel.CallSite{File: file, Call: i}, ok
-}
 
 // staticCallee is the project function a call certainly reaches (not an
 // override in a subclass), if any.

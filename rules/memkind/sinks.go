@@ -184,7 +184,7 @@ func (c *checker) forwardedToChecker(fl *flow, u syntax.NodeID, depth int) bool 
 		return false
 	}
 	callNode := t.Parent(list)
-	site, ok := c.callAt(fl.fn.File, callNode)
+	site, ok := c.ix.CallAt(fl.fn.File, callNode)
 	if !ok {
 		return false
 	}

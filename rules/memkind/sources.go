@@ -177,7 +177,7 @@ func (c *checker) paramMayNone(fl *flow, def *reaching.Def) *origin {
 // class.
 func (c *checker) callMayNone(fl *flow, n syntax.NodeID) *origin {
 	t := fl.tree
-	site, ok := c.callAt(fl.fn.File, n)
+	site, ok := c.ix.CallAt(fl.fn.File, n)
 	if !ok {
 		return nil
 	}

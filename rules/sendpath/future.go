@@ -2,7 +2,6 @@ package sendpath
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -41,7 +40,7 @@ func (p *Paths) computeJoins() {
 			continue
 		}
 		for _, n := range futureReads(f.Tree(), p.ix.Call(e.Site).At.Node, p.ix.Func(caller).Def) {
-			if site, ok := p.callSiteAt(e.Site.File, n); ok {
+			if site, ok := p.ix.CallAt(e.Site.File, n); ok {
 				if p.joins == nil {
 					p.joins = map[pymodel.FuncRef][]pymodel.CallSite{}
 				}
@@ -70,16 +69,6 @@ func (p *Paths) StepMessage(st pymodel.Step) string {
 		return "reads the Future of `" + p.ShortName(st.Func) + "`, which raises its error again here"
 	}
 	return "calls `" + p.ShortName(st.Func) + "`"
-}
-
-// callSiteAt finds the summary call whose node is n.
-func (p *Paths) callSiteAt(file int32, n syntax.NodeID) (pymodel.CallSite, bool) {
-	calls := p.ix.Summary(file).Calls
-	i := sort.Search(len(calls), func(i int) bool { return calls[i].At.Node >= n })
-	if i < len(calls) && calls[i].At.Node == n {
-		return pymodel.CallSite{File: file, Call: int32(i)}, true
-	}
-	return pymodel.CallSite{}, false
 }
 
 // futureReads lists the `.result()` calls in def's own scope that read the
