@@ -110,7 +110,9 @@ func (ck *checker) emptyStateRaisesIn(fn pymodel.FuncRef) []emptyRaise {
 	var cands []stateCand
 	for _, p := range ix.SelfPaths(c) {
 		sp := facts.Path(self + "." + p)
-		if _, owner, ok := lookup(sp); ok {
+		// A raise when a list of the KV args is empty is SGL006's (an
+		// error escaping an entry), not a readiness check.
+		if st, owner, ok := lookup(sp); ok && st.Kind != fromArgs {
 			cands = append(cands, stateCand{sp, owner})
 		}
 	}

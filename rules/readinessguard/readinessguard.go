@@ -61,7 +61,14 @@ type Options struct {
 // DefaultOptions are the options when nothing is configured.
 func DefaultOptions() *Options {
 	return &Options{
-		Equivalent:        [][]string{{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"}},
+		// One descriptor is registered per KV pointer, and the KV args hold
+		// parallel lists: one pointer, length and item length per buffer.
+		Equivalent: [][]string{
+			{"self.kv_mem_descs", "self.kv_args.kv_data_ptrs"},
+			{"self.kv_args.kv_data_ptrs", "self.kv_args.kv_data_lens", "self.kv_args.kv_item_lens"},
+			{"self.kv_args.aux_data_ptrs", "self.kv_args.aux_data_lens", "self.kv_args.aux_item_lens"},
+			{"self.kv_args.state_data_ptrs", "self.kv_args.state_data_lens", "self.kv_args.state_item_lens"},
+		},
 		RegistrationCalls: slices.Clone(DefaultRegistrationCalls),
 	}
 }
@@ -138,6 +145,9 @@ type checker struct {
 	opts   *Options
 	states oncemap.Map[classAttr, stateMemo]
 	regs   *registrations
+
+	evidenceOnce sync.Once
+	argsEv       argsEvidence // fields of the KV args tested for emptiness (kvargs.go)
 
 	partBOnce  sync.Once
 	partBDiags []analyzer.Diagnostic // the project's part (b) findings (partB)
@@ -233,12 +243,12 @@ func (ck *checker) lookup(fn pymodel.FuncRef, c pymodel.ClassRef, self string) s
 			st, ok := ck.state(c, rest)
 			return st, facts.Path(self), ok
 		}
-		owner, attr, ok := ck.ix.OwnerOf(fn, string(p))
-		if !ok {
-			return state{}, "", false
+		if owner, attr, ok := ck.ix.OwnerOf(fn, string(p)); ok {
+			if st, ok := ck.state(owner, attr); ok {
+				return st, p[:len(p)-len(attr)-1], true
+			}
 		}
-		st, ok := ck.state(owner, attr)
-		return st, p[:len(p)-len(attr)-1], ok
+		return ck.argsState(p, self, ck.paths.File(fn.File).Path)
 	}
 }
 
@@ -260,6 +270,9 @@ func (ck *checker) stateRelated(st state) []analyzer.Related {
 	if st.Kind == noneYet {
 		start = "starts as None here"
 	}
+	if st.Kind == fromArgs {
+		return []analyzer.Related{st.Evidence}
+	}
 	add(st.Init, fmt.Sprintf("`self.%s` %s", st.Attr, start))
 	add(st.Fill, fmt.Sprintf("`self.%s` is filled here (%s)", st.Attr, ck.funcOfUse(st.Fill)))
 	return out
@@ -274,6 +287,9 @@ func (ck *checker) useMessage(fn pymodel.FuncRef, c pymodel.ClassRef, u use, sel
 	name := "`" + string(u.StatePath) + "`"
 	if u.Path != u.StatePath {
 		name = fmt.Sprintf("`%s` (an alias of `%s`)", u.Path, u.StatePath)
+	}
+	if u.State.Kind == fromArgs {
+		return argsMessage(name, u)
 	}
 	filler := ck.funcOfUse(u.State.Fill)
 	if u.State.Kind == noneYet {

@@ -1,6 +1,7 @@
 package readinessguard
 
 import (
+	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/internal/oncemap"
 	"github.com/sglint/sglint/rules/namepattern"
@@ -13,7 +14,11 @@ type stateKind uint8
 const (
 	emptyList stateKind = iota + 1 // [], list(), (), deque(): filled by registration
 	noneYet                        // None: bound to a value by a later method
+	fromArgs                       // a list of the KV args the code tests for emptiness (kvargs.go)
 )
+
+// noUse marks a state with no such place.
+var noUse = pymodel.UseRef{File: -1, Use: -1}
 
 // state is one registration-state attribute of a class.
 type state struct {
@@ -21,6 +26,10 @@ type state struct {
 	Kind stateKind
 	Init pymodel.UseRef // the initialising assignment (File -1 for a class field)
 	Fill pymodel.UseRef // the first place it is filled
+	// Evidence is where the code tests fromArgs state for emptiness.
+	// Handler is the function that makes that test.
+	Evidence analyzer.Related
+	Handler  string
 }
 
 // fillOps are the mutations that put something in a list.

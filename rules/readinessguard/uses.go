@@ -142,7 +142,8 @@ func findUses(t *syntax.Tree, def syntax.NodeID, r *facts.Result, self string, s
 			continue
 		}
 		sp, st, owner, ok := stateBehind(p, n, r, states)
-		if !ok || (k == useReturn || k == useDiv || k == useHalve) && st.Kind != emptyList {
+		if !ok || (k == useReturn || k == useDiv || k == useHalve) && st.Kind == noneYet ||
+			st.Kind == fromArgs && !raisesWhenEmpty(t, n, k) {
 			continue
 		}
 		named := ""
