@@ -6,6 +6,7 @@ package peerlookup
 import (
 	_ "embed"
 	"fmt"
+	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/facts"
@@ -128,17 +129,21 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, lk kvfail.TableOp,
 	ix := paths.Index()
 	entryName := paths.ShortName(l.entry.Func)
 	var fate string
+	noun, loss := "", ""
+	if l.entry.Kind == sendpath.Thread {
+		noun, loss = paths.ThreadLoss(l.entry.Func)
+	}
 	switch {
 	case l.exits:
 		fate = fmt.Sprintf("the handler at line %d ends the process, so one missing key stops every transfer of %s `%s`, not just this request", l.reraise.Line, l.entry.Kind, entryName)
 	case l.entry.Kind == sendpath.Thread && l.reraise != nil:
-		fate = fmt.Sprintf("the handler at line %d raises again, so the error ends transfer thread `%s` and every request queued on it stalls", l.reraise.Line, entryName)
+		fate = fmt.Sprintf("the handler at line %d raises again, so the error ends %s `%s` and %s", l.reraise.Line, noun, entryName, loss)
 	case l.entry.Kind == sendpath.Thread && l.outsideLoop != nil && l.leavesLoop:
-		fate = fmt.Sprintf("the handler at line %d leaves the request loop, so transfer thread `%s` returns and every request queued on it stalls", l.outsideLoop.Line, entryName)
+		fate = fmt.Sprintf("the handler at line %d leaves the request loop, so %s `%s` returns and %s", l.outsideLoop.Line, noun, entryName, loss)
 	case l.entry.Kind == sendpath.Thread && l.outsideLoop != nil:
-		fate = fmt.Sprintf("the handler at line %d catches it only after leaving the request loop, so transfer thread `%s` returns and every request queued on it stalls", l.outsideLoop.Line, entryName)
+		fate = fmt.Sprintf("the handler at line %d catches it only after leaving the request loop, so %s `%s` returns and %s", l.outsideLoop.Line, noun, entryName, loss)
 	case l.entry.Kind == sendpath.Thread:
-		fate = fmt.Sprintf("no handler catches it, so it ends transfer thread `%s` and every request queued on it stalls", entryName)
+		fate = fmt.Sprintf("no handler catches it, so it ends %s `%s` and %s", noun, entryName, loss)
 	case l.entry.Kind == sendpath.Executor:
 		fate = sendpath.UnreadFuture(entryName, "it")
 	case l.entry.Kind == sendpath.Handler:
@@ -154,24 +159,28 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, lk kvfail.TableOp,
 	}
 	// The key is often a peer, but not always (a room, a request id): the
 	// message says what is known, that it was never added or was removed.
+	unchecked := "nothing checks that it is there"
+	if o := otherTableCheck(t, lk, table); o != nil {
+		unchecked = fmt.Sprintf("the check at line %d is of `%s`, not of this table, which gains and loses keys apart from it", o.line, o.table)
+	}
 	var msg string
 	switch lk.Op {
 	case pymodel.MutPop:
 		msg = fmt.Sprintf("`%s.pop(%s)` raises KeyError when `%s` was never added to the table or was already removed, "+
-			"and nothing checks that it is there; %s (record %s). "+
+			"and %s; %s (record %s). "+
 			"Remove it with `%s.pop(%s, None)`, or check `%s in %s` first",
-			table, key, key, fate, Record, table, key, key, table)
+			table, key, key, unchecked, fate, Record, table, key, key, table)
 	case pymodel.MutDelItem:
 		msg = fmt.Sprintf("`del %s[%s]` raises KeyError when `%s` was never added to the table or was already removed, "+
-			"and nothing checks that it is there; %s (record %s). "+
+			"and %s; %s (record %s). "+
 			"Remove it with `%s.pop(%s, None)`, or check `%s in %s` first",
-			table, key, key, fate, Record, table, key, key, table)
+			table, key, key, unchecked, fate, Record, table, key, key, table)
 	default:
 		msg = fmt.Sprintf("`%s[%s]` raises KeyError when `%s` was never added to the table or was removed, "+
-			"and nothing checks that it is there; %s (record %s). "+
+			"and %s; %s (record %s). "+
 			"Look it up with `%s.get(%s)` and fail only this request when it is missing, "+
 			"or check `%s in %s` first",
-			table, key, key, fate, Record, table, key, key, table)
+			table, key, key, unchecked, fate, Record, table, key, key, table)
 	}
 	sub := lk.Node
 
@@ -187,12 +196,13 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, lk kvfail.TableOp,
 		if sf := paths.File(l.entry.Site.File); sf != nil {
 			at := ix.Call(l.entry.Site).At
 			related = append(related, analyzer.Related{Path: sf.Path, Line: int(at.Line), Column: int(at.Col),
-				Message: fmt.Sprintf("transfer thread `%s` is started here", entryName)})
+				Message: fmt.Sprintf("%s `%s` is started here", noun, entryName)})
 		}
 	}
 	if w := firstWrite(paths, tab); w != nil {
 		related = append(related, *w)
 	}
+	related = append(related, removals(paths, tab, pass.File.Path, t, lk.Node)...)
 	pass.Report(analyzer.Diagnostic{
 		Start:    t.Start(lk.Span),
 		End:      t.End(lk.Span),
@@ -202,8 +212,9 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, lk kvfail.TableOp,
 	})
 }
 
-// firstWrite locates the first by-key store into the table, where peers
-// are added.
+// firstWrite locates the first by-key store into the table, worded with
+// the key it stores (`required_prefill_response_num_table[bootstrap_room]`
+// holds a count per room, not a peer).
 func firstWrite(paths *sendpath.Paths, tab *peertable.Table) *analyzer.Related {
 	ix := paths.Index()
 	for _, w := range tab.Writes {
@@ -211,12 +222,69 @@ func firstWrite(paths *sendpath.Paths, tab *peertable.Table) *analyzer.Related {
 		if f == nil {
 			continue
 		}
-		at := ix.Use(w).At
-		return &analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col),
-			Message: fmt.Sprintf("peers are added to `%s` here", tab.Attr)}
+		u := ix.Use(w)
+		at := u.At
+		msg := fmt.Sprintf("keys are added to `%s` here", tab.Attr)
+		if wt := f.Tree(); wt != nil {
+			if k := facts.SubscriptKey(wt, wt.Parent(at.Node)); k != syntax.NoNode {
+				msg = fmt.Sprintf("`%s[%s]` is set here", tab.Attr, oneLine(wt.Text(k)))
+			}
+		}
+		return &analyzer.Related{Path: f.Path, Line: int(at.Line), Column: int(at.Col), Message: msg}
 	}
 	return nil
 }
+
+// maxRemovals bounds the removal sites shown.
+const maxRemovals = 2
+
+// removals locates where keys leave the table (`pop`, `del`, `clear()`),
+// anywhere in the project and through any object holding it (a sender's
+// `self.kv_mgr.request_status`): a lookup racing one of them is the
+// failure. The lookup's own statement is left out.
+func removals(paths *sendpath.Paths, tab *peertable.Table, path string, t *syntax.Tree, at syntax.NodeID) []analyzer.Related {
+	ix := paths.Index()
+	var out []analyzer.Related
+	// Kills of another class's table of the same name are not this one's:
+	// keep those in the table's family or in a file that writes to it.
+	files := map[int32]bool{}
+	for _, w := range tab.Writes {
+		files[w.File] = true
+	}
+	family := map[pymodel.UseRef]bool{}
+	for _, u := range tab.Uses {
+		family[u] = true
+	}
+	for _, k := range ix.AttrKills(tab.Attr) {
+		if !family[k] && !files[k.File] {
+			continue
+		}
+		u := ix.Use(k)
+		var how string
+		switch u.Op {
+		case pymodel.MutPop, pymodel.MutPopitem:
+			how = "pop"
+		case pymodel.MutDelItem:
+			how = "del"
+		case pymodel.MutClear:
+			how = "clear()"
+		default:
+			continue
+		}
+		f := paths.File(k.File)
+		if f == nil || f.Path == path && t.Contains(at, u.At.Node) {
+			continue
+		}
+		out = append(out, analyzer.Related{Path: f.Path, Line: int(u.At.Line), Column: int(u.At.Col),
+			Message: fmt.Sprintf("keys are removed from `%s` here (%s, %s)", tab.Attr, how, ix.Func(pymodel.FuncRef{File: k.File, Func: u.Func}).QualName)})
+		if len(out) == maxRemovals {
+			break
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // chainRelated turns the calls of an escape's chain into related
 // locations ("calls `C.send_kvcache`").
@@ -236,4 +304,48 @@ func chainRelated(paths *sendpath.Paths, chain []pymodel.Step) []analyzer.Relate
 			Message: paths.StepMessage(st)})
 	}
 	return out
+}
+
+// otherCheck is a membership test of the lookup's key against another
+// table, earlier in the same function.
+type otherCheck struct {
+	line  int
+	table facts.Path
+}
+
+// otherTableCheck finds `key in self.other`, `key not in self.other` or
+// `self.other.get(key)` before the lookup: a check the reader takes for
+// this table's, which it is not.
+func otherTableCheck(t *syntax.Tree, lk kvfail.TableOp, table facts.Path) *otherCheck {
+	def := t.Ancestor(lk.Node, syntax.FunctionDefinition)
+	if def == syntax.NoNode || lk.Key == "" {
+		return nil
+	}
+	before := t.StartByte(lk.Node)
+	for n := range t.OwnScope(def) {
+		if t.StartByte(n) >= before {
+			continue
+		}
+		switch t.Kind(n) {
+		case syntax.ComparisonOperator:
+			for _, f := range facts.TestFacts(t, n, true) {
+				if (f.Kind == facts.In || f.Kind == facts.NotIn) && f.Key == lk.Key && f.Path != table {
+					return &otherCheck{line: t.Start(n).Line, table: f.Path}
+				}
+			}
+		case syntax.Call:
+			fn := t.Field(n, syntax.FFunction)
+			if t.Kind(fn) != syntax.Attribute || !t.TextIs(t.Field(fn, syntax.FAttribute), "get") {
+				continue
+			}
+			recv, ok := facts.PathOf(t, t.Field(fn, syntax.FObject))
+			if !ok || recv == table {
+				continue
+			}
+			if k, ok := facts.PathOf(t, t.NamedChild(t.Field(n, syntax.FArguments), 0)); ok && k == lk.Key {
+				return &otherCheck{line: t.Start(n).Line, table: recv}
+			}
+		}
+	}
+	return nil
 }

@@ -47,7 +47,19 @@ func TestMessagesAndRelated(t *testing.T) {
 	assert.Equal(t, []string{
 		"workers.py:25 this handler raises again",
 		"workers.py:15 transfer thread `ThreadFatalWorker._loop` is started here",
-		"tablepkg/base.py:10 peers are added to `peer_layouts` here",
+		"tablepkg/base.py:10 `peer_layouts[name]` is set here",
+	}, related(d))
+
+	// A socket loop, a check of another table, a table of counts per room,
+	// and the removal that races the lookup.
+	d = analysistest.At(ds, "wording.py", 29)
+	require.NotNil(t, d)
+	assert.NotContains(t, d.Message, "queued")
+	assert.NotContains(t, d.Message, "nothing checks")
+	assert.Equal(t, []string{
+		"wording.py:16 KV thread `CountingManager.listen` is started here",
+		"wording.py:20 `remaining[room]` is set here",
+		"wording.py:45 keys are removed from `remaining` here (pop, CountingSender.abort)",
 	}, related(d))
 
 	// A send entry the scheduler calls: no thread to end.
@@ -94,7 +106,7 @@ func TestOptions(t *testing.T) {
 	threadsOnly := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: none, SchedulerMethods: none, ServerBases: none}))
 	assert.Equal(t, []string{"asserts.py:22", "futures.py:32", "futures.py:46", "futures.py:79", "futures.py:113",
 		"nested.py:33", "nested.py:61", "receivers.py:25", "receivers.py:46", "records.py:27",
-		"workers.py:23", "workers.py:33", "workers.py:65", "workers.py:77"}, threadsOnly)
+		"wording.py:29", "workers.py:23", "workers.py:33", "workers.py:65", "workers.py:77"}, threadsOnly)
 	// The scheduler's calls alone: poll and init.
 	scheduled := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: none, ServerBases: none}))
 	assert.Subset(t, scheduled, []string{"scheduled.py:21", "scheduled.py:53"})
@@ -102,5 +114,5 @@ func TestOptions(t *testing.T) {
 	withEntry := lines(runOn(t, &sendpath.ScopeOptions{EntryPatterns: none, SchedulerMethods: none, ServerBases: none,
 		Entries: []string{"LookupSender.send_plain"}}))
 	assert.Contains(t, withEntry, "lookups.py:19")
-	assert.Len(t, withEntry, 15)
+	assert.Len(t, withEntry, 16)
 }
