@@ -214,9 +214,10 @@ func (l *loop) diagnostic(res *kvfail.Result) (analyzer.Diagnostic, bool) {
 		fail = "fail the request it belongs to with " + ex.Advice(ix)
 	}
 	fix := "Catch the error inside the loop and let the loop go on: " + fail + ", or log and skip what belongs to no request"
-	msg := fmt.Sprintf("KV thread `%s` ends when serving one request fails: %s, and every later request on this rank waits for a thread that is gone; "+
+	_, loss := res.Paths.ThreadLoss(l.entry.Func)
+	msg := fmt.Sprintf("KV thread `%s` ends when serving one request fails: %s, and %s; "+
 		"it can fail at %s (record %s). %s",
-		name, how, list, Record, fix)
+		name, how, loss, list, Record, fix)
 	if l.entry.Site.File >= 0 {
 		if sf := res.Paths.File(l.entry.Site.File); sf != nil {
 			c := ix.Call(l.entry.Site).At

@@ -35,7 +35,7 @@ class RaisingManager(_Manager):
                 if not self._stage(chunk):
                     raise RuntimeError("staging failed")
                 self.transfer_infos.pop(chunk.room)
-            except Exception as e:  # want: SGL005 "KV thread `RaisingManager.transfer_worker` ends when serving one request fails: this handler raises again"
+            except Exception as e:  # want: SGL005 "KV thread `RaisingManager.transfer_worker` ends when serving one request fails: this handler raises again, so the error leaves the loop, and every request queued on it stalls"
                 raise RuntimeError(f"Transfer thread failed because of {e}")
 
 
