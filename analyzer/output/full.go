@@ -34,31 +34,36 @@ const wrapWidth = 80
 // then the summary line.
 func Full(w io.Writer, r *Report) error {
 	b := bufio.NewWriter(w)
+	c := paintOf(r)
 	for i := range r.Diagnostics {
-		writeBlock(b, &r.Diagnostics[i])
+		writeBlock(b, &r.Diagnostics[i], c)
 		b.WriteByte('\n')
 	}
-	b.WriteString(Summary(r))
-	b.WriteByte('\n')
+	if !r.Quiet {
+		b.WriteString(Summary(r))
+		b.WriteByte('\n')
+	}
 	return b.Flush()
 }
 
-func writeBlock(b *bufio.Writer, d *analyzer.Diagnostic) {
+func writeBlock(b *bufio.Writer, d *analyzer.Diagnostic, c paint) {
 	p := splitMessage(d)
-	fmt.Fprintf(b, "%s[%s]: %s\n", d.Severity(), d.Rule.ID, p.heading)
+	sev := c.severity(d)
+	fmt.Fprintf(b, "%s%s[%s]%s%s: %s%s\n", sev, d.Severity(), d.Rule.ID, c.reset, c.bold, p.heading, c.reset)
 	num := strconv.Itoa(d.Start.Line)
 	pad := strings.Repeat(" ", len(num))
-	fmt.Fprintf(b, "%s--> %s:%d:%d\n", pad, d.Path, d.Start.Line, d.Start.Column)
+	fmt.Fprintf(b, "%s%s-->%s %s:%d:%d\n", pad, c.blue, c.reset, d.Path, d.Start.Line, d.Start.Column)
 	if d.Start.Line > 0 {
 		src, caret := frame(d)
-		fmt.Fprintf(b, "%s |\n%s | %s\n%s | %s\n%s |\n", pad, num, src, pad, caret, pad)
+		bar := c.blue + "|" + c.reset
+		fmt.Fprintf(b, "%s %s\n%s%s%s %s %s\n%s %s %s%s%s\n%s %s\n", pad, bar, c.blue, num, c.reset, bar, src, pad, bar, sev, caret, c.reset, pad, bar)
 	}
 	note := func(label, text string) {
 		lines := wrap(text, wrapWidth)
 		indent := pad + "   " + strings.Repeat(" ", len(label)+2)
 		for i, l := range lines {
 			if i == 0 {
-				fmt.Fprintf(b, "%s = %s: %s\n", pad, label, l)
+				fmt.Fprintf(b, "%s %s=%s %s%s:%s %s\n", pad, c.blue, c.reset, c.cyan, label, c.reset, l)
 			} else {
 				fmt.Fprintf(b, "%s%s\n", indent, l)
 			}
@@ -81,7 +86,7 @@ func writeBlock(b *bufio.Writer, d *analyzer.Diagnostic) {
 		}
 		text := where + ": " + oneLine(rel.Message)
 		if i == 0 {
-			fmt.Fprintf(b, "%s = %s: %s\n", pad, label, text)
+			fmt.Fprintf(b, "%s %s=%s %s%s:%s %s\n", pad, c.blue, c.reset, c.cyan, label, c.reset, text)
 		} else {
 			fmt.Fprintf(b, "%s   %s  %s\n", pad, strings.Repeat(" ", len(label)), text)
 		}

@@ -44,6 +44,11 @@ type Report struct {
 	// (entry point first); SARIF then emits them as a codeFlow. Rules whose
 	// related locations form such a chain plug in here.
 	CodeFlow func(d *analyzer.Diagnostic) []analyzer.Related
+	// Color styles the full and concise formats with ANSI escapes (a
+	// terminal: --color); the others ignore it.
+	Color bool
+	// Quiet leaves out the summary line of the text formats (--quiet).
+	Quiet bool
 }
 
 // NotRun is a selected rule that could not run (SGL010 without records).

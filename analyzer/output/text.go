@@ -21,12 +21,21 @@ func Concise(w io.Writer, r *Report) error {
 }
 
 func writeConcise(b *bufio.Writer, r *Report) {
+	c := paintOf(r)
 	for i := range r.Diagnostics {
-		b.WriteString(textLine(&r.Diagnostics[i]))
+		d := &r.Diagnostics[i]
+		if r.Color {
+			fmt.Fprintf(b, "%s%s:%d:%d:%s %s%s%s %s", c.bold, d.Path, d.Start.Line, d.Start.Column, c.reset,
+				c.severity(d), d.Rule.ID, c.reset, oneLine(splitMessage(d).heading))
+		} else {
+			b.WriteString(textLine(d))
+		}
 		b.WriteByte('\n')
 	}
-	b.WriteString(Summary(r))
-	b.WriteByte('\n')
+	if !r.Quiet {
+		b.WriteString(Summary(r))
+		b.WriteByte('\n')
+	}
 }
 
 // textLine is one finding on one line: where, the rule, and what is wrong

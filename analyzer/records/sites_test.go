@@ -169,3 +169,22 @@ func sitesIn(t *testing.T, set *Set, path string) map[string][]int {
 	}
 	return out
 }
+
+// MayHold is exact where it answers no: every file with a site holds the
+// raised class's name (or `assert`), and Find agrees on the others.
+func TestMayHold(t *testing.T) {
+	set := NewSet([]*Record{{ID: "r", ErrorClass: "transfer.TransferError", MessagePattern: "peer .* is gone"},
+		{ID: "a", ErrorClass: "AssertionError", MessagePattern: "frame must start with the guard"}})
+	for src, want := range map[string]bool{
+		"x = 1\n": false,
+		"raise errors.TransferError(f'peer {p} is gone')\n":       true,
+		"assert msg[0] == G, 'frame must start with the guard'\n": true,
+		"raise RuntimeError(f'peer {p} is gone')\n":               false,
+	} {
+		assert.Equal(t, want, set.MayHold([]byte(src)), src)
+		if !want {
+			assert.Empty(t, set.Find(syntaxtest.Parse(t, src)), src)
+		}
+	}
+	assert.False(t, (*Set)(nil).MayHold([]byte("raise TransferError('x')")))
+}

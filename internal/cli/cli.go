@@ -47,6 +47,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return printVersion(args[1:], stdout, stderr)
 		case "server":
 			return server(args[1:], stdin, stdout, stderr)
+		case "completion":
+			return completion(args[1:], stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return ExitClean
@@ -78,6 +80,11 @@ type checkOptions struct {
 	cacheDir         string
 	allFiles         bool
 	records          pathFlag
+	color            string
+	quiet            bool
+	outputFile       string
+	showFiles        bool
+	showSettings     bool
 }
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) {
@@ -107,7 +114,25 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	fl.StringVar(&o.cacheDir, "cache-dir", "", "")
 	fl.BoolVar(&o.allFiles, "all-files", false, "")
 	fl.Var(&o.records, "records", "")
+	fl.StringVar(&o.color, "color", "auto", "")
+	fl.BoolVar(&o.quiet, "quiet", false, "")
+	fl.BoolVar(&o.quiet, "q", false, "")
+	fl.StringVar(&o.outputFile, "output-file", "", "")
+	fl.BoolVar(&o.showFiles, "show-files", false, "")
+	fl.BoolVar(&o.showSettings, "show-settings", false, "")
 	paths, err := parseInterspersed(fl, args)
+	if err != nil {
+		return usageError(stdout, stderr, err)
+	}
+	if o.outputFile != "" {
+		f, err := outputFile(o.outputFile)
+		if err != nil {
+			return usageError(stdout, stderr, err)
+		}
+		defer f.Close()
+		stdout = f
+	}
+	color, err := colorOn(o.color, stdout)
 	if err != nil {
 		return usageError(stdout, stderr, err)
 	}
@@ -152,6 +177,17 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	if err := discover.CheckExcludes(o.excludes); err != nil { // a usage error: nothing is checked
 		fmt.Fprintf(stderr, "sglint: %v\n", err)
 		return ExitError
+	}
+	if o.showSettings {
+		resolver, err := config.NewResolver(o.configFile, all)
+		if err == nil {
+			err = showSettings(stdout, paths, resolver, all, cli)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sglint: %v\n", err)
+			return ExitError
+		}
+		return ExitClean
 	}
 	root := projectRoot(paths, o.stdinFilename)
 	// Nothing this command depended on changed since it last ran: its
@@ -202,6 +238,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	rt.discover = time.Since(t0)
 	if set.unnamedStdin {
 		fmt.Fprintln(stderr, stdinHint)
+	}
+	if o.showFiles {
+		for _, p := range set.problems {
+			fmt.Fprintf(stderr, "sglint: %s\n", p)
+		}
+		showFiles(stdout, set)
+		return ExitClean
 	}
 	gs, err := groupInputs(set, resolver, all, cli, &o)
 	if err != nil {
@@ -301,6 +344,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		BaselineFile:   o.baseline,
 		SrcRoot:        cwd,
 		CodeFlow:       chainOf,
+		Color:          color && (o.format == "full" || o.format == "concise" || o.format == "text"),
+		Quiet:          o.quiet,
 	}
 	if o.statistics {
 		err = writeStatistics(stdout, o.format, report)

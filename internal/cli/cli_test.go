@@ -204,7 +204,7 @@ func TestHelpFitsOneScreen(t *testing.T) {
 func TestUsageListsEveryFlag(t *testing.T) {
 	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",
 		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename", "--records",
-		"--all-files", "--cache-dir", "--no-cache", "--stats"} {
+		"--all-files", "--cache-dir", "--no-cache", "--stats", "--color", "-q, --quiet", "--output-file", "--show-files", "--show-settings"} {
 		assert.Contains(t, usage, flag)
 	}
 }
@@ -446,5 +446,25 @@ func TestDemandDrivenDeterministicAcrossJobs(t *testing.T) {
 	for _, jobs := range []string{"2", "3", "8"} {
 		many := runMain(t, root, nil, "--no-cache", "-j", jobs, "--format", "json", "--records", "testdata/example/records", "testdata/example")
 		assert.Equal(t, one, many, "-j %s", jobs)
+	}
+}
+
+// A build from a clone says devel-COMMIT, as docs/cli.md promises, not
+// Go's pseudo-version; a tag stays as it is.
+func TestPseudoVersionIsDevelCommit(t *testing.T) {
+	for v, want := range map[string]string{
+		"v0.0.0-20261206202950-f550f2ae0ca3":        "f550f2ae0ca3",
+		"v0.0.0-20261206202950-f550f2ae0ca3+dirty":  "f550f2ae0ca3+dirty",
+		"v1.2.4-0.20261206202950-f550f2ae0ca3":      "f550f2ae0ca3",
+		"v1.3.0-rc.1.0.20261206202950-f550f2ae0ca3": "f550f2ae0ca3",
+		"v1.2.3": "",
+	} {
+		m := pseudoVersion.FindStringSubmatch(v)
+		if want == "" {
+			assert.Nil(t, m, v)
+			continue
+		}
+		require.NotNil(t, m, v)
+		assert.Equal(t, want, m[1]+m[2], v)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,6 +21,9 @@ var Version = ""
 
 const informationURI = "https://github.com/sglint/sglint"
 
+// pseudoVersion matches a Go pseudo-version's commit and dirty mark.
+var pseudoVersion = regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:[0-9A-Za-z.-]*\.)?\d{14}-([0-9a-f]{12})(\+dirty)?$`)
+
 func version() string {
 	if Version != "" {
 		return Version
@@ -29,6 +33,12 @@ func version() string {
 		return "devel"
 	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
+		// Go stamps a build from a clone with a pseudo-version
+		// (v0.0.0-20261206202950-f550f2ae0ca3+dirty): say devel-COMMIT, as
+		// for a build without one, and keep tags as they are.
+		if m := pseudoVersion.FindStringSubmatch(v); m != nil {
+			return "devel-" + m[1] + m[2]
+		}
 		return v
 	}
 	// A build from a checkout without a tag: name the commit if recorded.

@@ -15,15 +15,13 @@ import (
 const usage = `sglint: static checks for sglang's KV-cache transfer code.
 
 Usage: sglint [flags] [PATH...]   check *.py files under PATH (default .)
-       sglint rules               list the rules
-       sglint explain RULE|kv-scope|RECORD_ID [PATH...]
+       sglint rules | explain RULE|kv-scope|RECORD_ID [PATH...] | version
        sglint records [PATH...]   list error records and their raise sites
        sglint server              the language server, for editors
-       sglint version
+       sglint completion SHELL    a completion script for bash, zsh or fish
 
 Flags:
-  --format FORMAT       full (default on a terminal), concise (elsewhere),
-                        json, github, sarif
+  --format FORMAT       full (on a terminal), concise, json, github, sarif
   --select RULES        run only these rules (IDs, prefixes, names, ALL)
   --extend-select RULES add rules to the selection
   --ignore RULES        do not run these rules
@@ -36,16 +34,19 @@ Flags:
   --write-baseline FILE record every current finding in FILE
   --statistics          count findings per rule
   --add-noqa            add "# noqa: RULE" to finding lines (writes files)
-  --fix                 apply the safe fixes (unused noqa codes go; writes
-                        files), then report what is left
+  --fix                 apply the safe fixes (unused noqa codes; writes files)
   --stdin-filename PATH read standard input (-) as the file PATH
   --exit-zero           exit 0 even with findings
-  --all-files           analyse every file, not only the KV code and what
-                        it calls (SGL000 then covers every file)
+  --all-files           analyse every file, not only the KV code and callees
+  --color WHEN          auto (a terminal, unless NO_COLOR), always, never
+  -q, --quiet           print the findings only, without the summary line
+  --output-file FILE    write the report to FILE instead of standard output
+  --show-files          list the files a run reads and reports on, then stop
+  --show-settings       print the configuration used for each PATH, then stop
   -j, --jobs N          parallel workers (default: number of CPUs)
   --no-cache            do not read or write the cache
-  --cache-dir DIR       keep the cache in DIR (default: .sglint_cache at
-                        the git checkout's top, or $SGLINT_CACHE_DIR)
+  --cache-dir DIR       keep the cache in DIR (default: .sglint_cache at the
+                        checkout's top, or $SGLINT_CACHE_DIR)
   --stats               print what each stage of the run cost
   --version, -h, --help
 

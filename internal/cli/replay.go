@@ -56,7 +56,7 @@ var replays atomic.Int64
 // newReplayer returns nil when the run cannot be replayed or recorded.
 func newReplayer(args, paths []string, o *checkOptions, stdout, stderr io.Writer, began time.Time) *replayer {
 	if !replay.Supported() || o.noCache || o.stats || o.addNoqa ||
-		o.writeBaseline != "" || o.stdinFilename != "" {
+		o.writeBaseline != "" || o.stdinFilename != "" || o.showFiles || o.outputFile != "" {
 		return nil
 	}
 	for _, p := range paths {
@@ -78,6 +78,9 @@ func newReplayer(args, paths []string, o *checkOptions, stdout, stderr io.Writer
 	}
 	for _, a := range args {
 		parts = append(parts, []byte(a))
+	}
+	for _, e := range colorEnv() {
+		parts = append(parts, []byte(e))
 	}
 	return &replayer{key: cache.NewKey(parts...), began: began, paths: paths, opts: o}
 }
