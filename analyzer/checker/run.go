@@ -90,7 +90,11 @@ type Result struct {
 	Diagnostics []analyzer.Diagnostic // what is left after suppressions
 	Problems    []analyzer.Problem
 	Files       int // files checked (reported on)
-	Suppressed  int // findings dropped by noqa comments
+	// OnlyRead counts the files of Files that a demand-driven run read but
+	// did not analyse: they hold nothing the project rules read, and
+	// SGL000 does not report on them (--all-files analyses them).
+	OnlyRead   int
+	Suppressed int // findings dropped by noqa comments
 	// Noqa holds the suppression comments of every checked file, in input
 	// order, with the rules each one suppressed (for unused-noqa reports).
 	Noqa []*noqa.Set
@@ -372,13 +376,19 @@ func (r *runner) save(i int, ws *workerStats) {
 func (r *runner) finish(project *analyzer.Project, indexProblem *analyzer.Problem) *Result {
 	// A demand-driven run checked every input it could read: the ones it
 	// did not load hold nothing its rules read.
-	checked := 0
+	checked, onlyRead := 0, 0
 	for i, f := range r.files {
-		if f != nil && f.Report || f == nil && r.readOK != nil && r.readOK[i] && r.inputs[i].Report {
+		switch {
+		case f != nil && f.Report:
 			checked++
+		case f == nil && r.readOK != nil && r.readOK[i] && r.inputs[i].Report:
+			checked++
+			if in := r.inputs[i]; in.Info == nil || in.Info.Size() > 0 {
+				onlyRead++ // an empty __init__.py holds nothing to analyse
+			}
 		}
 	}
-	res := &Result{Files: checked, Stats: r.stats, RaiseSites: project.RaiseSites}
+	res := &Result{Files: checked, OnlyRead: onlyRead, Stats: r.stats, RaiseSites: project.RaiseSites}
 	byPath := map[string]int{}
 	for i, f := range r.files {
 		if f != nil {

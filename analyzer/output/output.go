@@ -28,6 +28,10 @@ type Report struct {
 	Problems    []analyzer.Problem    // files not checked and internal errors
 	Rules       []*analyzer.Rule      // the rules that ran (SARIF's rules[])
 	Files       int                   // files checked
+	// OnlyRead counts the files of Files read but not analysed (outside
+	// the KV code and what it calls): the summary says so, since a syntax
+	// error there goes unreported.
+	OnlyRead int
 	// NotRun lists selected rules that could not run, and why.
 	NotRun []NotRun
 	// BaselineHidden counts the findings a baseline hid.

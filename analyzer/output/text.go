@@ -75,6 +75,9 @@ func Summary(r *Report) string {
 	if r.BaselineHidden > 0 {
 		notes = append(notes, "the baseline hid "+plural(r.BaselineHidden, "finding"))
 	}
+	if r.OnlyRead > 0 {
+		notes = append(notes, plural(r.OnlyRead, "file")+" only read, not analysed (not KV code; --all-files analyses them)")
+	}
 	var head string
 	switch ds := r.Diagnostics; {
 	case len(ds) > 0:
@@ -85,8 +88,12 @@ func Summary(r *Report) string {
 		head = fmt.Sprintf("Found %s in %s: %s", plural(len(ds), "problem"), plural(len(files), "file"), bySeverity(ds))
 	case len(notes) == 0:
 		return "All checks passed."
-	case r.Files > 0:
+	case r.Files > r.OnlyRead && r.OnlyRead > 0:
+		head = "No problems found in " + plural(r.Files-r.OnlyRead, "file") + " analysed"
+	case r.Files > r.OnlyRead:
 		head = "No problems found in " + plural(r.Files, "file")
+	case r.Files > 0:
+		head = "Nothing was analysed"
 	default:
 		head = "Nothing was checked"
 	}

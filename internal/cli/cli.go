@@ -338,6 +338,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 		Problems:       append(set.problems, res.problems...),
 		Rules:          ranRules(gs.groups, all),
 		Files:          res.files,
+		OnlyRead:       res.onlyRead,
 		NotRun:         res.notRun,
 		BaselineHidden: len(covered),
 		Baselined:      covered,

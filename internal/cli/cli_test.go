@@ -425,7 +425,7 @@ func TestOnlyTheKVCodeIsAnalysedByDefault(t *testing.T) {
 	putFile(t, dir, "models/llama.py", "def forward(x):\n    return x = 2\n")
 	o := runMain(t, dir, nil, ".")
 	assert.Equal(t, ExitFindings, o.code, o.stderr)
-	assert.Equal(t, "disagg/conn.py:6:16: SGL000 syntax error: cannot parse `x =`\nFound 1 problem in 1 file: 1 error (SGL000).\n", o.stdout)
+	assert.Equal(t, "disagg/conn.py:6:16: SGL000 syntax error: cannot parse `x =`\nFound 1 problem in 1 file: 1 error (SGL000); 1 file only read, not analysed (not KV code; --all-files analyses them).\n", o.stdout)
 
 	o = runMain(t, dir, nil, "models/llama.py", ".")
 	assert.Contains(t, o.stdout, "models/llama.py:2:12: SGL000", "a named file is analysed")

@@ -28,7 +28,7 @@ func TestDiscoveryExitCodes(t *testing.T) {
 
 	code, stdout, _ = run(t, dir, "--exclude", "legacy", "--exclude=*.txt", "pkg")
 	assert.Equal(t, ExitClean, code, "a skipped binary file does not fail the run")
-	assert.Equal(t, "No problems found in 1 file; 1 file was skipped.\n", stdout)
+	assert.Equal(t, "Nothing was analysed; 1 file was skipped, 1 file only read, not analysed (not KV code; --all-files analyses them).\n", stdout)
 
 	// An unusable argument fails the run, after the others are checked.
 	code, stdout, stderr = run(t, dir, "--all-files", "pkg/legacy", "missing.py")

@@ -36,7 +36,7 @@ func TestFullFormatReadsAtAGlance(t *testing.T) {
 		"            line 66:36: calls `FabricKVManager._plan_for`\n", "the chain that makes the function a send path")
 	assert.True(t, strings.HasSuffix(sgl010, "\n   = help: Check that the peer's plan exists in every send entry before using it"), sgl010)
 	assert.Contains(t, o.stdout, "error[SGL001]: `src` may be empty here\n")
-	assert.Equal(t, "Found 8 problems in 2 files: 5 errors (SGL001, SGL002, SGL004, SGL005, SGL006), 3 warnings (SGL001, SGL003, SGL010).\n", blocks[8])
+	assert.Equal(t, "Found 8 problems in 2 files: 5 errors (SGL001, SGL002, SGL004, SGL005, SGL006), 3 warnings (SGL001, SGL003, SGL010); 1 file only read, not analysed (not KV code; --all-files analyses them).\n", blocks[8])
 
 	// Not on a terminal (a test's buffer, a pipe), the default is concise:
 	// today's one line a finding.

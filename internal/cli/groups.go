@@ -163,6 +163,7 @@ type checked struct {
 	diags    []analyzer.Diagnostic
 	problems []analyzer.Problem
 	files    int
+	onlyRead int
 	notRun   []output.NotRun
 	stats    []*checker.Stats
 	byGroup  [][]analyzer.Diagnostic // diags split by group, for the baseline
@@ -184,6 +185,7 @@ func runGroups(set *inputSet, gs *grouping, o *checkOptions, store *cache.Store,
 			Full: o.allFiles})
 		out.stats = append(out.stats, res.Stats)
 		out.files += res.Files
+		out.onlyRead += res.OnlyRead
 		for _, p := range res.Problems {
 			if !g.files[p.Path] && !p.Internal {
 				continue // a context file here: its own run reports it, if anyone asked

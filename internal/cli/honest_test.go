@@ -62,7 +62,7 @@ func TestNamedSkippedFileIsAnError(t *testing.T) {
 	assert.Contains(t, o.stdout, `"executionSuccessful": false`)
 
 	o = runMain(t, dir, nil, ".")
-	assert.Equal(t, outcome{ExitClean, "No problems found in 1 file; 1 file was skipped.\n",
+	assert.Equal(t, outcome{ExitClean, "Nothing was analysed; 1 file was skipped, 1 file only read, not analysed (not KV code; --all-files analyses them).\n",
 		"sglint: blob.py: warning: binary file (NUL byte at 1:6), skipped\n"}, o)
 
 	o = runMain(t, dir, strings.NewReader("x = 1\x00\n"), "-")
@@ -78,7 +78,7 @@ func TestSelectedRuleThatCannotRun(t *testing.T) {
 	const msg = "sglint: SGL010 (record-raise-reachable) cannot run: no records are loaded; " +
 		"give --records PATH or set records = [...] in [tool.sglint] (docs/records.md)\n"
 	o := runMain(t, dir, nil, "--select", "SGL010")
-	assert.Equal(t, outcome{ExitError, "No problems found in 1 file; SGL010 did not run (no records are loaded).\n", msg}, o,
+	assert.Equal(t, outcome{ExitError, "Nothing was analysed; SGL010 did not run (no records are loaded), 1 file only read, not analysed (not KV code; --all-files analyses them).\n", msg}, o,
 		"selected by name and unable to run: an error (issue 31)")
 	o = runMain(t, dir, nil, "--extend-select", "record-raise-reachable")
 	assert.Equal(t, msg, o.stderr)
@@ -88,7 +88,7 @@ func TestSelectedRuleThatCannotRun(t *testing.T) {
 
 	// On by default, it idles quietly: most runs load no records.
 	o = runMain(t, dir, nil)
-	assert.Equal(t, outcome{ExitClean, "All checks passed.\n", ""}, o)
+	assert.Equal(t, outcome{ExitClean, "Nothing was analysed; 1 file only read, not analysed (not KV code; --all-files analyses them).\n", ""}, o)
 
 	o = runMain(t, "", nil, "rules")
 	assert.Regexp(t, `\nSGL010\s+record-raise-reachable\s+warning\s+on, needs records\s+-\s+An entry point`, o.stdout)
