@@ -123,7 +123,7 @@ typedef struct {
 
 static __thread sgl_arena *sgl_cur;
 
-enum { SGL_CHUNK = 2 << 20, SGL_FIRST = 256 << 10, SGL_MAGIC = 0x5a6c };
+enum { SGL_CHUNK = 2 << 20, SGL_FIRST = 256 << 10, SGL_MAGIC = 0x5a6c, SGL_ARENA_MAX = 2 << 20 };
 
 typedef struct {
 	size_t size;
@@ -238,8 +238,15 @@ static int64_t sgl_parse_flat(sgl_arena *a, const TSLanguage *lang, const char *
                               const uint16_t *canon, const uint8_t *symflags, uint32_t nsym, int64_t *times,
                               int32_t *has_error) {
 	int64_t t0 = sgl_now();
-	sgl_arena_reset(a);
-	sgl_cur = a;
+	// A big source (a generated data file, see bigdata.go) would keep
+	// every block its parse ever allocated in the arena, which never frees:
+	// it gets libc's allocator, which reuses freed blocks, and its tree and
+	// parser are deleted here.
+	bool own = len > SGL_ARENA_MAX;
+	if (!own) {
+		sgl_arena_reset(a);
+		sgl_cur = a;
+	}
 	int64_t n = -1;
 	TSParser *p = ts_parser_new();
 	if (p && ts_parser_set_language(p, lang)) {
@@ -256,8 +263,10 @@ static int64_t sgl_parse_flat(sgl_arena *a, const TSLanguage *lang, const char *
 				*big = dst;
 			}
 			n = dst ? sgl_flatten(tree, dst, count, canon, symflags, nsym) : -1;
+			if (own) ts_tree_delete(tree);
 		}
 	}
+	if (own && p) ts_parser_delete(p);
 	// No ts_tree_delete, no ts_parser_delete: the arena holds them.
 	sgl_cur = NULL;
 	times[1] += sgl_now() - t0;
@@ -326,7 +335,9 @@ func parseFlat(a arena, src []byte, buf []Node, tm *Timing) (nodes []Node, clean
 	// no clearing. A file has rarely more nodes than a third of its bytes;
 	// when it has, the nodes come back in C memory and are copied.
 	nodes = buf[:0]
-	if want := len(src)/3 + 64; cap(nodes) < want {
+	// Not above a million nodes (20 MB): a data file's blanked source (see
+	// bigdata.go) is megabytes of spaces around a few nodes.
+	if want := min(len(src)/3+64, 1<<20); cap(nodes) < want {
 		nodes = make([]Node, 0, want)
 	}
 	nodes = nodes[:cap(nodes)]

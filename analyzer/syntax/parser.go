@@ -72,6 +72,9 @@ func (p *Parser) ParseReusing(src []byte, old *Tree) (*Tree, error) {
 	if p.mem.a == nil {
 		return nil, fmt.Errorf("syntax: parser used after Close")
 	}
+	if len(src) > bigSource {
+		src = p.shrinkData(src) // the tree's Src: its texts are the blanked ones
+	}
 	nodes, clean, err := parseFlat(p.mem, src, nodes, &p.Timing)
 	if err != nil {
 		return nil, err

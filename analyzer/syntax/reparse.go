@@ -72,7 +72,7 @@ func Diff(old, src []byte) Edit {
 // nodes outside the statements the edit touched when it can. The result
 // equals Parse(src). old is not modified.
 func (p *Parser) Reparse(old *Tree, src []byte) (*Tree, error) {
-	if old != nil && old.clean {
+	if old != nil && old.clean && len(src) <= bigSource { // a data file's tree is not its source's
 		if t := p.splice(old.nodes, Diff(old.Src, src), src, LineStarts(src)); t != nil {
 			return t, nil
 		}

@@ -97,6 +97,9 @@ func readSnapshot(snap []byte) (packed []byte, size int, hashes []byte, err erro
 // ReparseSnapshot parses src, a new version of the file snap was taken
 // of, as Reparse does. The result equals Parse(src).
 func (p *Parser) ReparseSnapshot(snap, src []byte) (*Tree, error) {
+	if len(src) > bigSource {
+		return p.Parse(src) // a data file's tree is not its source's
+	}
 	if packed, size, hashes, err := readSnapshot(snap); err == nil {
 		starts := LineStarts(src)
 		if e, ok := lineDiff(hashes, size, src, starts); ok {
