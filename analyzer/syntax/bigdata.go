@@ -22,10 +22,10 @@ const (
 	// bigLiteral is the size of a bracketed region worth blanking.
 	bigLiteral = 64 << 10
 	// batchSize bounds the elements or statements parsed at once.
-	batchSize = 256 << 10
+	batchSize = 128 << 10
 	// modelBudget is the code a big file keeps in its tree (non-blank
 	// bytes): tree-sitter takes about 100 bytes per byte of dense code.
-	modelBudget = 512 << 10
+	modelBudget = 256 << 10
 )
 
 // region is a bracket pair: src[open] is the opening bracket, src[close]
