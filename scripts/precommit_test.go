@@ -162,3 +162,66 @@ func goEnv(t *testing.T, name string) string {
 	require.NoError(t, err)
 	return strings.TrimSpace(string(out))
 }
+
+// Issue 32, item 3: the sglint-wheel hook needs no Go. pre-commit
+// pip-installs this repository (setup.py), which depends on the sglint
+// wheel; a local wheel index stands in for PyPI (PIP_NO_INDEX,
+// PIP_FIND_LINKS: the wheel built from this checkout, and the setuptools
+// and wheel that Debian ships for virtualenv), and the hook runs with no Go
+// on the PATH.
+func TestPreCommitWheelHookWithoutGo(t *testing.T) {
+	precommit, root := preCommitRepo(t)
+	if out, err := exec.Command("uname", "-m").Output(); err != nil || strings.TrimSpace(string(out)) != "x86_64" {
+		t.Skip("the test wheel is tagged for x86_64")
+	}
+	index := t.TempDir()
+	cmd := exec.Command("python3", filepath.Join(root, "scripts", "wheel.py"), "--binary", buildSglint(t), "--version", "v1.2.3",
+		"--platform", "linux_x86_64", "--out", index)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	seeds, _ := filepath.Glob("/usr/share/python-wheels/*.whl")
+	if len(seeds) == 0 && os.Getenv("SGLINT_REQUIRE_E2E") == "" {
+		t.Skip("no setuptools wheel to build the hook with offline (Debian: python3-setuptools-whl)")
+	}
+	for _, w := range seeds {
+		b, err := os.ReadFile(w)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(index, filepath.Base(w)), b, 0o644))
+	}
+	noGo := []string{}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "go")); err != nil {
+			noGo = append(noGo, dir)
+		}
+	}
+	work := gitRepo(t, map[string]string{
+		"pkg/bad.py":  "def send_kvcache(self, req:\n    pass\n",
+		"pkg/good.py": "def send_kvcache(self, req):\n    pass\n",
+	})
+	home := t.TempDir()
+	run := func(files ...string) (string, int) {
+		cmd := exec.Command(precommit, append([]string{"try-repo", root, "sglint-wheel", "--files"}, files...)...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "PATH="+strings.Join(noGo, string(os.PathListSeparator)),
+			"PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never", "PIP_NO_INDEX=1", "PIP_FIND_LINKS="+index,
+			"PIP_DISABLE_PIP_VERSION_CHECK=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(t, err, "%s", out)
+		}
+		return string(out), code
+	}
+	out2, code := run("pkg/bad.py", "pkg/good.py")
+	assert.Equal(t, 1, code, "%s", out2)
+	assert.Regexp(t, `sglint\.+Failed`, out2)
+	assert.Regexp(t, `(?m)^pkg/bad\.py:1:\d+: SGL000 syntax error`, out2)
+	out2, code = run("pkg/good.py")
+	assert.Equal(t, 0, code, "%s", out2)
+	assert.Regexp(t, `sglint\.+Passed`, out2)
+	installed, err := filepath.Glob(filepath.Join(home, "repo*", "py_env-*", "lib", "python*", "site-packages", "sglint-1.2.3.dist-info"))
+	require.NoError(t, err)
+	assert.Len(t, installed, 1, "the hook's environment holds the sglint wheel")
+}
