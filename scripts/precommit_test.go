@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -214,7 +215,9 @@ func TestPreCommitWheelHookWithoutGo(t *testing.T) {
 		}
 		return string(out), code
 	}
+	began := time.Now()
 	out2, code := run("pkg/bad.py", "pkg/good.py")
+	t.Logf("first run of the wheel hook (environment built): %v", time.Since(began).Round(100*time.Millisecond))
 	assert.Equal(t, 1, code, "%s", out2)
 	assert.Regexp(t, `sglint\.+Failed`, out2)
 	assert.Regexp(t, `(?m)^pkg/bad\.py:1:\d+: SGL000 syntax error`, out2)
