@@ -2,6 +2,7 @@ package records
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -84,11 +85,12 @@ func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	}
 	var out []Site
 	asserts := s.byClass["AssertionError"]
+	subs := s.subclasses(t)
 	for i, n := 0, t.Len(); i < n; i++ {
 		id := syntax.NodeID(i)
 		switch t.Kind(id) {
 		case syntax.RaiseStatement:
-			out = s.raiseSites(t, id, path, out)
+			out = s.raiseSites(t, id, path, subs, out)
 		case syntax.AssertStatement:
 			if len(asserts) > 0 {
 				out = assertSites(t, id, asserts, path, out)
@@ -98,7 +100,7 @@ func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	return out
 }
 
-func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, out []Site) []Site {
+func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, subs map[string][]*Record, out []Site) []Site {
 	exc := syntax.NoNode
 	for c := range t.NamedChildren(stmt) {
 		if t.FieldOf(c) != syntax.FCause {
@@ -111,7 +113,11 @@ func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, out []
 		return out // `raise E` or a bare raise: no message to match
 	}
 	class := t.Field(exc, syntax.FFunction)
-	recs := s.byClass[className(t, class)]
+	name := className(t, class)
+	recs := s.byClass[name]
+	if len(recs) == 0 {
+		recs = subs[name]
+	}
 	if len(recs) == 0 {
 		return out
 	}
@@ -151,6 +157,57 @@ func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, 
 			conds = Conditions(t, stmt)
 		}
 		out = append(out, Site{Record: r, Stmt: stmt, Class: class, Message: msg, Template: tp, Conds: conds, Evidence: ev})
+	}
+	return out
+}
+
+// subclasses maps the exception classes t defines that derive, through
+// classes t defines, from a class some record names, to those records:
+// `class RoomGoneError(TransferError)` raises TransferError's records.
+// Only the file's own classes are followed, so that a file's sites depend
+// on the file alone (the cache keeps them by its content).
+func (s *Set) subclasses(t *syntax.Tree) map[string][]*Record {
+	bases := map[string][]string{}
+	for i, n := 0, t.Len(); i < n; i++ {
+		c := syntax.NodeID(i)
+		if t.Kind(c) != syntax.ClassDefinition {
+			continue
+		}
+		name := t.Text(t.Field(c, syntax.FName))
+		for b := range t.NamedChildren(t.Field(c, syntax.FSuperclasses)) {
+			if bn := className(t, b); bn != "" {
+				bases[name] = append(bases[name], bn)
+			}
+		}
+	}
+	if len(bases) == 0 {
+		return nil
+	}
+	out := map[string][]*Record{}
+	var visit func(name string, seen map[string]bool) []*Record
+	visit = func(name string, seen map[string]bool) []*Record {
+		if seen[name] {
+			return nil
+		}
+		seen[name] = true
+		var recs []*Record
+		for _, b := range bases[name] {
+			if r := s.byClass[b]; len(r) > 0 {
+				recs = append(recs, r...)
+			} else {
+				recs = append(recs, visit(b, seen)...)
+			}
+		}
+		return recs
+	}
+	for name := range bases {
+		if _, own := s.byClass[name]; own {
+			continue
+		}
+		if recs := visit(name, map[string]bool{}); len(recs) > 0 {
+			slices.SortFunc(recs, func(a, b *Record) int { return strings.Compare(a.ID, b.ID) })
+			out[name] = slices.Compact(recs) // a diamond reaches a record twice
+		}
 	}
 	return out
 }

@@ -188,3 +188,34 @@ func TestMayHold(t *testing.T) {
 	}
 	assert.False(t, (*Set)(nil).MayHold([]byte("raise TransferError('x')")))
 }
+
+// An errorClass matches the subclasses the file defines (issue 30): a
+// project's own exception classes derive from the recorded one.
+func TestFindSubclassesOfTheRecordedClass(t *testing.T) {
+	src := `class TransferError(RuntimeError):
+    pass
+
+class RoomGoneError(TransferError, metaclass=Meta):
+    pass
+
+class Unrelated(ValueError):
+    pass
+
+class Both(TransferError, RuntimeError):
+    pass
+
+def f(x):
+    raise RoomGoneError("KV memory descriptors are empty on prefill side")
+    raise Unrelated("KV memory descriptors are empty on prefill side")
+    raise errors.TransferError("KV memory descriptors are empty on prefill side")
+    raise Both("KV memory descriptors are empty on prefill side")
+    raise ImportedError("KV memory descriptors are empty on prefill side")
+`
+	tree := syntaxtest.Parse(t, src)
+	set := NewSet([]*Record{{ID: "r", ErrorClass: "RuntimeError", MessagePattern: "KV memory descriptors are empty on prefill side"}})
+	var lines []int
+	for _, s := range set.Find(tree) {
+		lines = append(lines, tree.Start(s.Stmt).Line)
+	}
+	assert.Equal(t, []int{14, 16, 17}, lines, "RoomGoneError, TransferError (dotted), Both once; not Unrelated, not a class defined elsewhere")
+}
