@@ -290,6 +290,9 @@ func (l *loader) record(p string, line int, pos string, v json.RawMessage) {
 	r.PreventionTips = d.list("preventionTips")
 	r.HandlingStrategy = d.str("handlingStrategy", false)
 	r.Tags = d.list("tags")
+	r.ValidationCode = d.str("validationCode", false)
+	r.TypeGuard = d.str("typeGuard", false)
+	r.TryCatchPattern = d.str("tryCatchPattern", false)
 	r.AnalyzedSha = d.str("analyzedSha", false)
 	r.DatasetVersion = version
 	if v := d.str("datasetVersion", false); v != "" {

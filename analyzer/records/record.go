@@ -57,6 +57,11 @@ type Record struct {
 	PreventionTips   []string
 	HandlingStrategy string
 	Tags             []string
+	// ValidationCode, TypeGuard and TryCatchPattern are the record's
+	// guards as code (Python, or prose): Guards reads them.
+	ValidationCode  string
+	TypeGuard       string
+	TryCatchPattern string
 
 	// DatasetVersion is the data set's version the record comes from (the
 	// wrapper's datasetVersion), AnalyzedSha the commit it was analysed at.

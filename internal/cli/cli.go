@@ -33,6 +33,7 @@ const (
 // Main runs sglint with args (without the program name) and returns the
 // exit code. Findings go to stdout; problems and errors to stderr.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args = leadingFlags(args)
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
@@ -500,4 +501,29 @@ func usageError(stdout, stderr io.Writer, err error) int {
 	}
 	fmt.Fprintf(stderr, "sglint: %v\nRun 'sglint --help' for usage.\n", err)
 	return ExitError
+}
+
+// leadingFlags moves the flags that explain and records share with a
+// check (--records, --config) after the subcommand when they come first:
+// `sglint --records DIR explain ID` is `sglint explain --records DIR ID`.
+// Other leading flags leave args as they are (a check of a path named
+// like a subcommand is `sglint check PATH`).
+func leadingFlags(args []string) []string {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "--records" || a == "-records" || a == "--config" || a == "-config":
+			i += 2
+		case strings.HasPrefix(a, "--records=") || strings.HasPrefix(a, "--config=") ||
+			strings.HasPrefix(a, "-records=") || strings.HasPrefix(a, "-config="):
+			i++
+		default:
+			if i > 0 && i < len(args) && (a == "explain" || a == "records") {
+				return slices.Concat([]string{a}, args[:i], args[i+1:])
+			}
+			return args
+		}
+	}
+	return args
 }

@@ -21,6 +21,7 @@ func recordPage(r *records.Record, paths []string, configFile string, stderr io.
 	var b strings.Builder
 	b.WriteString(recordDoc(r))
 	b.WriteString(derivation(r))
+	b.WriteString(guardsSection(r))
 	tree, code := recordInTree(r, paths, configFile, stderr)
 	b.WriteString(tree)
 	return b.String(), code
@@ -195,4 +196,34 @@ func closest(r *records.Record, rows []siteRow) (siteRow, bool) {
 		return siteRow{}, false
 	}
 	return rows[best], true
+}
+
+// guardsSection says how sglint reads the record's guard fields, parsed
+// as Python: the checks they make, and whether a handler confines the
+// error. Empty when the record has none (a shipped summary).
+func guardsSection(r *records.Record) string {
+	gs := r.Guards()
+	if len(gs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## How sglint reads its guards\n\n")
+	for _, g := range gs {
+		fmt.Fprintf(&b, "- %s: ", g.Field)
+		switch {
+		case !g.Python:
+			b.WriteString("prose, not Python: sglint does not read it as code.\n")
+		case g.Field == "tryCatchPattern" && g.Reraises:
+			fmt.Fprintf(&b, "a handler of `%s` that raises again: it does not confine the error, and sglint does not take such a handler as one that does.\n", orDash(g.Catches))
+		case g.Field == "tryCatchPattern":
+			fmt.Fprintf(&b, "a handler of `%s` that does not raise again. Inside a request loop, or around the call in an entry, sglint takes a handler of this shape as confining the error to one request (SGL004, SGL005, SGL006 and SGL010 accept it).\n", orDash(g.Catches))
+		case len(g.Checks) == 0:
+			b.WriteString("Python, with no check sglint can state (it reads `None`, emptiness and membership tests).\n")
+		case g.Field == "typeGuard":
+			fmt.Fprintf(&b, "a predicate, true when %s. A project function that returns such a test counts as the check wherever it is called (`if not pred(self): return` makes it hold after), in every rule.\n", joinAnd(g.Checks))
+		default:
+			fmt.Fprintf(&b, "checks that %s. These are the checks the rules derived from the record ask for before the state's uses on KV paths.\n", joinAnd(g.Checks))
+		}
+	}
+	return b.String()
 }

@@ -235,3 +235,18 @@ func TestSARIFCodeFlowForChains(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"SGL998": 1, "SGL997": 0}, got)
 }
+
+// explain reads a loaded record's guard fields as Python and says what
+// sglint makes of them; --records may come before the subcommand.
+func TestExplainReadsTheRecordsGuards(t *testing.T) {
+	recs := testdataDir(t, "records", "guards")
+	o := runMain(t, t.TempDir(), nil, "--records", recs, "explain", "a1f0c0de00000009")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	assert.Contains(t, o.stdout, "## How sglint reads its guards\n\n"+
+		"- typeGuard: a predicate, true when `mgr.ring_descs` is non-empty. A project function that returns such a test counts as the check wherever it is called")
+	assert.Contains(t, o.stdout, "- validationCode: checks that `peer_id` is in `mgr.remote_rings` and `peer.windows` is non-empty.")
+	assert.Contains(t, o.stdout, "- tryCatchPattern: a handler of `RuntimeError` that does not raise again.")
+	assert.Equal(t, o, runMain(t, t.TempDir(), nil, "explain", "--records", recs, "a1f0c0de00000009"), "in any order")
+	assert.NotContains(t, runMain(t, "", nil, "explain", "795554d942550d42").stdout, "How sglint reads its guards",
+		"the shipped summary carries no guard code")
+}
