@@ -12,8 +12,8 @@ import (
 // item 3). The records here are written for the test.
 func TestGuards(t *testing.T) {
 	r := &Record{
-		TypeGuard:      "def ring_ready(mgr) -> bool: return len(mgr.ring_descs) > 0",
-		ValidationCode: "peer = mgr.remote_rings.get(peer_id)\nassert peer is not None, 'unknown peer'\nif not peer.windows:\n    raise RuntimeError('no windows')\nassert peer.kind is not None",
+		TypeGuard:       "def ring_ready(mgr) -> bool: return len(mgr.ring_descs) > 0",
+		ValidationCode:  "peer = mgr.remote_rings.get(peer_id)\nassert peer is not None, 'unknown peer'\nif not peer.windows:\n    raise RuntimeError('no windows')\nassert peer.kind is not None",
 		TryCatchPattern: "except RuntimeError as e:\n    if 'ring' in str(e):\n        forget(peer_id)\n        return",
 	}
 	gs := r.Guards()
