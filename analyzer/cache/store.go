@@ -29,7 +29,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sglint/sglint/internal/plainfile"
 )
 
 // formatVersion changes when the entry layout changes (2: the payload's
@@ -187,7 +186,7 @@ func (s *Store) Get(k Key) []byte {
 	if p, ok := s.pendingPayload(k); ok {
 		return p
 	}
-	b, err := plainfile.ReadFile(s.path(k))
+	b, err := os.ReadFile(s.path(k))
 	if err != nil {
 		return nil
 	}

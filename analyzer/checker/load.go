@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/sglint/sglint/analyzer/noqa"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/syntax"
-	"github.com/sglint/sglint/internal/plainfile"
 )
 
 // readSource reads one input and checks that it can be Python source.
@@ -84,21 +84,28 @@ func nextCR(src []byte, from int) int {
 }
 
 // readFile reads in.Abs, refusing directories and stopping at maxSize+1
-// bytes whatever the file claims its size is (pipes claim none), with
-// plain system calls where the platform allows (internal/plainfile).
+// bytes whatever the file claims its size is (pipes claim none).
 func readFile(in Input, maxSize int64) ([]byte, *analyzer.Problem) {
-	f, info, err := plainfile.Open(in.Abs)
+	f, err := os.Open(in.Abs)
 	if err != nil {
 		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 	}
 	defer f.Close()
-	if info.Dir {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+	}
+	if info.IsDir() {
 		return nil, &analyzer.Problem{Path: in.Path, Message: "cannot read: is a directory"}
 	}
-	if info.Regular && info.Size > maxSize {
-		return nil, tooLarge(in, info.Size, maxSize)
+	hint := int64(512) // a pipe claims no size
+	if info.Mode().IsRegular() {
+		if info.Size() > maxSize {
+			return nil, tooLarge(in, info.Size(), maxSize)
+		}
+		hint = info.Size() + 1 // one byte more sees the end without growing
 	}
-	b, err := plainfile.ReadAtMost(f, info.SizeHint(), maxSize+1)
+	b, err := readAtMost(f, hint, maxSize+1)
 	if err != nil {
 		return nil, &analyzer.Problem{Path: in.Path, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 	}
@@ -362,4 +369,25 @@ func sitePath(f *analyzer.File) string {
 		return f.Abs
 	}
 	return f.Path
+}
+
+// readAtMost reads r to its end or to limit bytes, into a buffer of hint
+// bytes to start with (io.ReadAll starts small and copies as it grows).
+func readAtMost(r io.Reader, hint, limit int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(hint, 512), limit))
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := min(int64(cap(b)-len(b)), limit-int64(len(b)))
+		n, err := r.Read(b[len(b) : len(b)+int(room)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

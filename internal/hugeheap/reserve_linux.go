@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/sglint/sglint/internal/plainfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,7 +37,7 @@ func reserve() {
 // thpMode is the kernel's transparent huge page setting ("always [madvise]
 // never"), "" when it has none.
 func thpMode() string {
-	b, _ := plainfile.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	b, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	return string(b)
 }
 
