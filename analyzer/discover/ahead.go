@@ -10,19 +10,17 @@ import (
 )
 
 // The walk itself is sequential, so that what it finds and the problems it
-// meets do not depend on timing. The system calls under it need not be: the
-// listings of the directories it will enter are read ahead, and the files
-// it found are stat'ed together at the end. On a tree of a few thousand
-// files these calls are most of a warm run.
+// meets do not depend on timing. The files it found are stat'ed together
+// at the end. (Reading the listings of the directories ahead of the walk
+// saved nothing measurable on sglang trees, and went.)
 
-// aheadSlots bounds the directories read at once, and the stat workers.
+// aheadSlots bounds the stat workers.
 // The calls block in the kernel more than they compute, so a few more than
 // the CPUs keep them busy.
 var aheadSlots = max(4, 2*runtime.GOMAXPROCS(0))
 
 // listing is one directory's entries, sorted by name, with its identity.
 type listing struct {
-	done    chan struct{} // closed when a listing read ahead is ready
 	info    fs.FileInfo
 	entries []entry
 	openErr error // the directory could not be opened
@@ -74,69 +72,10 @@ func (w *walker) readListing(abs string, l *listing) {
 	}
 }
 
-// readAhead queues the listing of a directory the walk will enter, for
-// the readers. Only the walk's goroutine touches w.ahead; a reader fills
-// its listing and closes done, and the walk waits on done before reading
-// it. A few readers take the queue in order: a goroutine per directory
-// cost more in scheduling than the reads on a tree of a thousand.
-func (w *walker) readAhead(abs string) {
-	if _, ok := w.ahead[abs]; ok {
-		return
-	}
-	l := &listing{done: make(chan struct{})}
-	w.ahead[abs] = l
-	if w.jobs == nil {
-		// Room for every recorded directory: the walk queues them all
-		// before it starts (walkRoot).
-		n := 1024
-		if w.opts.Listings != nil {
-			n = max(n, len(w.opts.Listings.order)+64)
-		}
-		jobs := make(chan aheadJob, n)
-		w.jobs = jobs // only the walk's goroutine reads the field
-		for range aheadSlots {
-			w.readers.Go(func() {
-				for j := range jobs {
-					if !w.walkOver.Load() {
-						w.readListing(j.abs, j.l)
-					}
-					close(j.l.done)
-				}
-			})
-		}
-	}
-	// A full queue blocks the walk until a reader takes one: readers never
-	// wait on the walk.
-	w.jobs <- aheadJob{abs: abs, l: l}
-}
-
-type aheadJob struct {
-	abs string
-	l   *listing
-}
-
-// stopReaders ends the readers once the walk is over, and waits for them:
-// the listings the walk did not enter (read ahead from the last walk's
-// record) are skipped, and nothing touches Options.Listings after Find.
-func (w *walker) stopReaders() {
-	if w.jobs != nil {
-		w.walkOver.Store(true)
-		close(w.jobs)
-		w.jobs = nil
-		w.readers.Wait()
-	}
-}
-
-// listingOf returns the listing of abs: the one read ahead, or read now.
+// listingOf reads the listing of abs.
 func (w *walker) listingOf(abs string) *listing {
-	l, ok := w.ahead[abs]
-	delete(w.ahead, abs)
-	if !ok {
-		l = &listing{}
-		w.readListing(abs, l)
-		return l
-	}
-	<-l.done
+	l := &listing{}
+	w.readListing(abs, l)
 	return l
 }
 

@@ -112,7 +112,6 @@ func Find(paths []string, opts Options) ([]File, []Problem) {
 		w.arg(p)
 	}
 	w.drainDeferred()
-	w.stopReaders()
 	w.settle()
 	return w.result()
 }
@@ -136,7 +135,6 @@ func newWalker(opts Options) (*walker, *Problem) {
 		cwd:       cwd,
 		seenDirs:  map[fileKey]bool{},
 		seenFiles: map[fileKey]int{},
-		ahead:     map[string]*listing{},
 		scopes:    map[*Scope]*scoped{},
 	}
 	globs := opts.Exclude

@@ -19,9 +19,7 @@ import (
 // and close, where os.Open would add a poller registration that fails and
 // four fcntl calls per directory. The Python files are stat'ed in the same
 // pass, relative to the directory's descriptor (fstatat), so the kernel
-// resolves a name instead of a whole path and the stats run in the
-// read-ahead goroutines. On sglang's tree this halves the system calls of
-// a warm run.
+// resolves a name instead of a whole path.
 
 // direntBufs holds the buffers getdents fills.
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}

@@ -32,7 +32,6 @@ type Listings struct {
 	// again within the same timestamp tick, and is read again.
 	written int64
 	saved   map[string]savedDir // read only once decoded: no lock
-	order   []string            // the saved directories, sorted
 	now     int64               // when this walk began: the next walk's written
 
 	mu     sync.Mutex
@@ -60,11 +59,6 @@ func DecodeListings(data []byte) *Listings {
 	l := &Listings{saved: map[string]savedDir{}, used: map[string]savedDir{}, now: time.Now().UnixNano()}
 	if saved, written, ok := decodeListings(data); ok {
 		l.saved, l.written = saved, written
-		l.order = make([]string, 0, len(saved))
-		for dir := range saved {
-			l.order = append(l.order, dir)
-		}
-		slices.Sort(l.order)
 	}
 	return l
 }
@@ -183,25 +177,6 @@ func (l *Listings) counts() (reused, read int) {
 
 func (l *Listings) underRoot(dir string) bool {
 	return slices.ContainsFunc(l.roots, func(r string) bool { return within(dir, r) })
-}
-
-// under returns the saved directories in dir or below it, sorted: those
-// the last walk from there entered, which this one most likely enters
-// again.
-func (l *Listings) under(dir string) []string {
-	i, _ := slices.BinarySearch(l.order, dir)
-	var out []string
-	// Every path in dir starts with dir; sorting puts "a/b-c" among them
-	// ("a/b" < "a/b-c" < "a/b/c"), so those are skipped, not a stop.
-	for _, d := range l.order[i:] {
-		if !strings.HasPrefix(d, dir) {
-			break
-		}
-		if within(d, dir) {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 func (l *Listings) walkedFrom(abs string) {

@@ -152,9 +152,9 @@ func TestWalkFromAboveTheWorkingDirectory(t *testing.T) {
 	assert.ElementsMatch(t, []string{"in.py", "deep/more.py", filepath.ToSlash(filepath.Join(root, "top.py"))}, paths2(files))
 }
 
-// The directories of the last walk are read ahead of the walk; one that
-// is now excluded is read for nothing, never listed.
-func TestListingsReadAheadOfExcludes(t *testing.T) {
+// A directory the last walk listed and that is now excluded is never
+// listed.
+func TestListingsOfExcludedDirectories(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("listings are kept on Linux only")
 	}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -47,11 +45,6 @@ type walker struct {
 	// seenFiles maps a file to its index in files (one entry per file even
 	// when it is reached through links or overlapping arguments).
 	seenFiles map[fileKey]int
-	// ahead holds the directory listings read ahead of the walk.
-	ahead    map[string]*listing
-	jobs     chan aheadJob // listings to read ahead (nil until the first)
-	readers  sync.WaitGroup
-	walkOver atomic.Bool // the readers skip what is left in jobs
 	// deferredDirs and deferredFiles hold symbolic links met in walks.
 	// They are followed after every real directory has been walked, so a
 	// file reached both ways is listed under its real path.
@@ -126,14 +119,6 @@ func (w *walker) warn(path, msg string) {
 func (w *walker) walkRoot(abs string) {
 	if l := w.opts.Listings; l != nil {
 		l.walkedFrom(abs)
-		// The directories the last walk from here entered are read now, in
-		// parallel, ahead of the walk: it decides in order what it enters
-		// (excludes, .gitignore files, configs), so a read-ahead of only
-		// the entries it has judged left the readers waiting on it. A
-		// directory no longer entered costs one wasted stat.
-		for _, dir := range l.under(abs) {
-			w.readAhead(dir)
-		}
 	}
 	var ig *ignore
 	// With scopes, a directory below may honour .gitignore files where
@@ -210,7 +195,6 @@ func (w *walker) walkDir(job dirJob) {
 		case isDir && isLink:
 			w.deferredDirs = append(w.deferredDirs, dirJob{abs: abs, rel: rel, shown: shown, ignore: ig})
 		case isDir:
-			w.readAhead(abs)
 			w.steps = append(w.steps, step{abs: abs, rel: rel, shown: shown, dir: true})
 		case typ.IsRegular() && isLink:
 			w.deferredFiles = append(w.deferredFiles, abs)
