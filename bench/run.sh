@@ -16,12 +16,12 @@
 #
 # Each TREE given (an sglang checkout's python/ directory, as a user runs
 # `sglint ./python`) is measured as users run it, demand-driven (issue 15's
-# targets):
+# targets, as issue 33 set them: loose enough for a shared machine's noise):
 #
-#   cold    sglint --no-cache -j 2   vs  ast-grep scan -j 2                  (ratio <= 0.5)
+#   cold    sglint --no-cache -j 2   vs  ast-grep scan -j 2                  (ratio <= 0.2)
 #   memory  peak RSS of the cold run                                        (<= 120 MiB)
-#   warm    with its cache, nothing changed                                 (<= 0.05 x cold)
-#   edit    with its cache, one disaggregation file changed before each run (<= 0.2 x cold):
+#   warm    with its cache, nothing changed                                 (<= 0.25 x cold)
+#   edit    with its cache, one disaggregation file changed before each run (<= 0.5 x cold):
 #           a comment line appended
 #   edit2   the same with a call added inside a method of that file         (reported)
 #           (a logging call inserted before the first one at method depth),
@@ -197,10 +197,10 @@ for TREE in "${TREES[@]}"; do
   echo "== results for $name: medians of $RUNS runs, -j $JOBS, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   printf 'cold    sglint --no-cache     %6.3f s wall  %6.3f s cpu\n' "$C" "$CC"
   printf 'cold    ast-grep scan         %6.3f s wall  %6.3f s cpu\n' "$S" "$SC"
-  printf 'ratio   sglint / ast-grep     %6s  (target <= 0.5: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 0.5)" "$(ratio "$CC" "$SC")"
+  printf 'ratio   sglint / ast-grep     %6s  (target <= 0.2: %s; cpu ratio %s)\n' "$R" "$(verdict "$R" '<=' 0.2)" "$(ratio "$CC" "$SC")"
   printf 'memory  cold peak RSS         %6s MiB  (target <= 120: %s)\n' "$RSS" "$(verdict "$RSS" '<=' 120)"
-  printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.05: %s; per run %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.05)" "$(spread twarm tcold)"
-  printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.2: %s; per run %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.2)" "$(spread tedit tcold)"
+  printf 'warm    nothing changed       %7.4f s = %s x cold  (target <= 0.25: %s; per run %s)\n' "$W" "$RW" "$(verdict "$RW" '<=' 0.25)" "$(spread twarm tcold)"
+  printf 'edit    one file changed      %7.4f s = %s x cold  (target <= 0.5: %s; per run %s)\n' "$E" "$RE" "$(verdict "$RE" '<=' 0.5)" "$(spread tedit tcold)"
   printf 'edit2   a call added          %7.4f s = %s x cold  (reported; per run %s)\n' "$E2" "$(ratio "$E2" "$C")" "$(spread tedit2 tcold)"
   ST=$(col tstart 1)
   printf 'start   sglint --version      %7.4f s = %s x cold  (reported: what every run above pays before its work, the harness fork and wait included)\n' "$ST" "$(ratio "$ST" "$C")"
