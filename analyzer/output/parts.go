@@ -3,6 +3,7 @@ package output
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -49,7 +50,7 @@ func splitMessage(d *analyzer.Diagnostic) parts {
 	}
 	short := dropParentheticals(clause)
 	if utf8.RuneCountInString(short) > headingMax {
-		short = quotedArgs.ReplaceAllString(short, "$1")
+		short = quotedArgs().ReplaceAllString(short, "$1")
 	}
 	if utf8.RuneCountInString(short) > headingMax {
 		short = fittingPrefix(short)
@@ -207,7 +208,7 @@ func wrap(text string, width int) []string {
 
 // quotedArgs is an exception built with a literal message,
 // `RuntimeError("...")`: a heading names the class, the why quotes it.
-var quotedArgs = regexp.MustCompile(`\b([A-Z]\w*)\("[^"]*"\)`)
+var quotedArgs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b([A-Z]\w*)\("[^"]*"\)`) })
 
 // cuts are where a clause can stop and still say what is wrong: before its
 // condition or its second half (`t[k]` raises KeyError| when k ...).

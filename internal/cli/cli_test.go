@@ -459,7 +459,7 @@ func TestPseudoVersionIsDevelCommit(t *testing.T) {
 		"v1.3.0-rc.1.0.20261206202950-f550f2ae0ca3": "f550f2ae0ca3",
 		"v1.2.3": "",
 	} {
-		m := pseudoVersion.FindStringSubmatch(v)
+		m := pseudoVersion().FindStringSubmatch(v)
 		if want == "" {
 			assert.Nil(t, m, v)
 			continue

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/sglint/sglint/analyzer"
@@ -21,8 +22,11 @@ var Version = ""
 
 const informationURI = "https://github.com/sglint/sglint"
 
-// pseudoVersion matches a Go pseudo-version's commit and dirty mark.
-var pseudoVersion = regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:[0-9A-Za-z.-]*\.)?\d{14}-([0-9a-f]{12})(\+dirty)?$`)
+// pseudoVersion matches a Go pseudo-version's commit and dirty mark
+// (compiled on first use: every run starts, few print their version).
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:[0-9A-Za-z.-]*\.)?\d{14}-([0-9a-f]{12})(\+dirty)?$`)
+})
 
 func version() string {
 	if Version != "" {
@@ -36,7 +40,7 @@ func version() string {
 		// Go stamps a build from a clone with a pseudo-version
 		// (v0.0.0-20261206202950-f550f2ae0ca3+dirty): say devel-COMMIT, as
 		// for a build without one, and keep tags as they are.
-		if m := pseudoVersion.FindStringSubmatch(v); m != nil {
+		if m := pseudoVersion().FindStringSubmatch(v); m != nil {
 			return "devel-" + m[1] + m[2]
 		}
 		return v

@@ -13,14 +13,14 @@ import (
 // subcommands are the words `sglint` takes first.
 var subcommands = []string{"check", "rules", "explain", "records", "server", "completion", "version", "help"}
 
-// usageFlag is a flag as the usage text spells it.
-var usageFlag = regexp.MustCompile(`(?m)^  (?:-[a-z], )?(--[a-z][a-z-]*)`)
+// usageFlag matches a flag as the usage text spells it.
+func usageFlag() *regexp.Regexp { return regexp.MustCompile(`(?m)^  (?:-[a-z], )?(--[a-z][a-z-]*)`) }
 
 // checkFlags are the check run's long flags, read from the usage text so
 // that a new flag is completed once it is documented.
 func checkFlags() []string {
 	var out []string
-	for _, m := range usageFlag.FindAllStringSubmatch(usage, -1) {
+	for _, m := range usageFlag().FindAllStringSubmatch(usage, -1) {
 		out = append(out, m[1])
 	}
 	return append(out, "--help")
