@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"sync"
-
 )
 
 // EngineID identifies the running sglint build: its Go build ID, which

@@ -28,7 +28,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // formatVersion changes when the entry layout changes (2: the payload's
