@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The raw listing must say what os.ReadDir and os.Lstat say: the walk and
-// the cache's stamps rely on its types, modes, times and identities.
-func TestRawListingMatchesOS(t *testing.T) {
+// A listing says what os.ReadDir and os.Lstat say, and stats the regular
+// Python files with it: the walk and the cache's stamps rely on its types,
+// modes, times and identities.
+func TestListingMatchesOS(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("x = 1\n"), 0o640))

@@ -44,10 +44,6 @@ type entry struct {
 	err  error
 }
 
-// unknownType marks an entry whose type the listing did not say (some
-// file systems leave it to a stat).
-const unknownType = fs.ModeIrregular
-
 // hasEntry reports whether a sorted listing holds name.
 func hasEntry(es []entry, name string) bool {
 	_, found := slices.BinarySearchFunc(es, name, func(e entry, n string) int { return strings.Compare(e.name, n) })
