@@ -15,9 +15,12 @@ import (
 // `state_data_ptrs` come from the memory pools, and a pipeline stage that
 // holds no layers of a kind gets an empty list for it. Such a list is
 // state of the rule (kind fromArgs) only where the code itself shows it
-// can be empty: some method of a KV class tests it for emptiness
-// (`if self.kv_args.state_data_ptrs and ...:` around its registration).
-// Then the uses that fail on an empty list — an index by a constant, an
+// can be empty: some method of a KV class tests it for emptiness and
+// handles that case (a transfer worker that skips the KV send when
+// `self.kv_args.kv_data_ptrs` is empty, a receiver that reports
+// `kv_item_lens[0] if kv_item_lens else 0`); a test that only decides
+// whether to register the list is not evidence (guardsRegistration). Then
+// the uses that fail on an empty list — an index by a constant, an
 // unpacking, a division by its length — need the same test on the send
 // path. Loops and slices over it are not reported: on a stage without
 // such layers they rightly move nothing.
