@@ -18,10 +18,9 @@ import (
 // added, removed or renamed, and each of those sets the directory's mtime
 // and ctime. So a directory whose stamp (times and identity) is the one
 // recorded, and was old enough when recorded that a later change would
-// show in it, is not listed again: it is opened for its path only, stat'ed
-// and closed, in place of an open, a stat, two getdents and a close. Its
-// Python files are still stat'ed, one by one: an edit changes a file, not
-// its directory.
+// show in it, is not listed again: it is stat'ed instead of opened, stat'ed,
+// read and closed. Its Python files are still stat'ed, one by one: an edit
+// changes a file, not its directory.
 //
 // A walk of a few thousand directories spends much of its time in those
 // calls, and a run over an unchanged tree is mostly its walk. Listings are
