@@ -2,9 +2,9 @@ package syntax
 
 import "iter"
 
-// OwnScope yields the nodes of function def's body in preorder, without
-// entering nested functions, lambdas and classes: their names are another
-// scope's. Walks over one function's own code (the rules', the facts'
+// OwnScope yields the nodes of function def's body (or of any node with a
+// body field: a loop, a with) in preorder, without entering nested
+// functions, lambdas and classes: their names are another scope's. Walks over one function's own code (the rules', the facts'
 // predicate reader) share it.
 func (t *Tree) OwnScope(def NodeID) iter.Seq[NodeID] {
 	return func(yield func(NodeID) bool) {

@@ -77,20 +77,13 @@ type loop struct {
 }
 
 func (c *checker) checkLoops() {
-	t := c.t
-	body := t.Field(c.def, syntax.FBody)
-	if body == syntax.NoNode {
-		return
-	}
-	for n := body; n < t.SubtreeEnd(body); n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-		case syntax.ForStatement:
-			if l, ok := c.queueLoop(n); ok {
-				c.checkMarks(l)
-				c.checkKept(l)
-			}
+	for n := range c.t.OwnScope(c.def) {
+		if c.t.Kind(n) != syntax.ForStatement {
+			continue
+		}
+		if l, ok := c.queueLoop(n); ok {
+			c.checkMarks(l)
+			c.checkKept(l)
 		}
 	}
 }
@@ -158,19 +151,8 @@ func identifiers(t *syntax.Tree, n syntax.NodeID) []string {
 func (c *checker) checkMarks(l loop) {
 	t := c.t
 	body := t.Field(l.node, syntax.FBody)
-	if body == syntax.NoNode {
-		return
-	}
-	for n := body; n < t.SubtreeEnd(body); n++ {
-		switch t.Kind(n) {
-		case syntax.FunctionDefinition, syntax.Lambda, syntax.ClassDefinition:
-			n = t.SubtreeEnd(n) - 1
-			continue
-		case syntax.Call:
-		default:
-			continue
-		}
-		if !c.removes(l, n) {
+	for n := range t.OwnScope(l.node) { // a loop's body, like a function's
+		if t.Kind(n) != syntax.Call || !c.removes(l, n) {
 			continue
 		}
 		stmt := t.Parent(n)
