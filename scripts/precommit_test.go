@@ -84,10 +84,17 @@ func TestPreCommitTryRepo(t *testing.T) {
 // so the hook's `go install` does not download again.
 func tryRepo(t *testing.T, precommit, root, work, home string, args ...string) (string, int) {
 	t.Helper()
-	cmd := exec.Command(precommit, append([]string{"try-repo", root, "sglint"}, args...)...)
+	return tryHook(t, precommit, root, "sglint", work, home,
+		[]string{"GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOCACHE=" + goEnv(t, "GOCACHE"), "CGO_ENABLED=1"}, args...)
+}
+
+// tryHook runs `pre-commit try-repo root hook args...` in work, with a
+// private pre-commit store (home) and env added to the environment.
+func tryHook(t *testing.T, precommit, root, hook, work, home string, env []string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(precommit, append([]string{"try-repo", root, hook}, args...)...)
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never",
-		"GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOCACHE="+goEnv(t, "GOCACHE"), "CGO_ENABLED=1")
+	cmd.Env = append(append(os.Environ(), "PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never"), env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -201,19 +208,10 @@ func TestPreCommitWheelHookWithoutGo(t *testing.T) {
 	})
 	home := t.TempDir()
 	run := func(files ...string) (string, int) {
-		cmd := exec.Command(precommit, append([]string{"try-repo", root, "sglint-wheel", "--files"}, files...)...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "PATH="+strings.Join(noGo, string(os.PathListSeparator)),
-			"PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never", "PIP_NO_INDEX=1", "PIP_FIND_LINKS="+index,
-			"PIP_DISABLE_PIP_VERSION_CHECK=1")
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err, "%s", out)
-		}
-		return string(out), code
+		return tryHook(t, precommit, root, "sglint-wheel", work, home, []string{
+			"PATH=" + strings.Join(noGo, string(os.PathListSeparator)),
+			"PIP_NO_INDEX=1", "PIP_FIND_LINKS=" + index, "PIP_DISABLE_PIP_VERSION_CHECK=1",
+		}, append([]string{"--files"}, files...)...)
 	}
 	began := time.Now()
 	out2, code := run("pkg/bad.py", "pkg/good.py")
