@@ -54,7 +54,7 @@ func readCode(p *syntax.Parser, field, code, prefix string) (Guard, bool) {
 	}
 	g := Guard{Field: field}
 	t, err := p.Parse([]byte(prefix + code + "\n"))
-	if err != nil || hasError(t) {
+	if err != nil || !t.Clean() {
 		return g, true // prose
 	}
 	g.Python = true
@@ -140,15 +140,6 @@ func exits(t *syntax.Tree, block syntax.NodeID) bool {
 func exitsByRaise(t *syntax.Tree, clause syntax.NodeID) bool {
 	for d := clause; d < t.SubtreeEnd(clause); d++ {
 		if t.Kind(d) == syntax.RaiseStatement {
-			return true
-		}
-	}
-	return false
-}
-
-func hasError(t *syntax.Tree) bool {
-	for i := 0; i < t.Len(); i++ {
-		if n := syntax.NodeID(i); t.IsError(n) || t.IsMissing(n) {
 			return true
 		}
 	}
