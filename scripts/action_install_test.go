@@ -31,12 +31,7 @@ func installRun(t *testing.T, releases, ref string) (string, int, string, string
 		"GITHUB_OUTPUT="+output, "RUNNER_TEMP="+temp, "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
 		"SGLINT_RELEASES="+releases)
 	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
+	code := exitCode(t, err, string(out))
 	got, _ := os.ReadFile(output)
 	return string(out), code, string(got), temp
 }

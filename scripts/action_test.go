@@ -42,12 +42,7 @@ func (e actionEnv) run(t *testing.T, binary string, env ...string) (string, int)
 	cmd.Stdout = &stdout
 	cmd.Stderr = os.Stderr
 	err = cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
+	code := exitCode(t, err, "")
 	return stdout.String(), code
 }
 

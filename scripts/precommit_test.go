@@ -96,13 +96,19 @@ func tryHook(t *testing.T, precommit, root, hook, work, home string, env []strin
 	cmd.Dir = work
 	cmd.Env = append(append(os.Environ(), "PRE_COMMIT_HOME="+home, "PRE_COMMIT_COLOR=never"), env...)
 	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err, "%s", out)
-	}
+	code := exitCode(t, err, string(out))
 	return string(out), code
+}
+
+// exitCode is a command's exit status; any other failure to run it fails
+// the test, with what it printed.
+func exitCode(t *testing.T, err error, out string) int {
+	t.Helper()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	require.NoError(t, err, "%s", out)
+	return 0
 }
 
 // preCommitRepo skips unless pre-commit, git and go are there and this
