@@ -1,6 +1,7 @@
 package records
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -76,4 +77,58 @@ func TestWeakTemplatesNeedEvidence(t *testing.T) {
 	got := NewSet([]*Record{snip}).FindIn(tree, "/elsewhere/x.py")
 	require.Equal(t, []int{4, 5}, lines(got), "three lines of the record's code around it pin it")
 	assert.Equal(t, 3, got[0].Evidence.Snippet)
+}
+
+// A template must hold at least half of the words the record's pattern
+// requires literally: a hole absorbs the record's text and the pattern's
+// `.*` the template's, so a match alone says nothing of templates that
+// start and end with holes.
+func TestWeakUnlessTheRecordsWordsAreThere(t *testing.T) {
+	src := "def f(self, a, b, g, s, n, rid, ctx):\n" +
+		"    assert a % b == 0, f\"{a} must be divisible by {b}\"\n" +
+		"    assert s == g, f\"First message should be {g}. Foreign traffic?\"\n" +
+		"    raise RuntimeError(f\"{ctx} expected 2D positions, got shape={s}.\")\n" +
+		"    raise RuntimeError(f\"Pool alloc failed for {n} tokens in prealloc (req {rid})\")\n" +
+		"    raise RuntimeError(f\"Transfer thread failed because of {ctx}. Prefill instance with port={n} is dead.\")\n"
+	tree := syntaxtest.Parse(t, src)
+	set := NewSet([]*Record{
+		{ID: "guard", ErrorClass: "AssertionError", ErrorMessage: "First message should be b'G'. Foreign traffic?",
+			MessagePattern: `First message should be .*\. Foreign traffic\?`},
+		{ID: "dead", ErrorClass: "RuntimeError", ErrorMessage: "Transfer thread failed because of EOF. Prefill instance with port=1 is dead.",
+			MessagePattern: `Transfer thread failed because of .+\. Prefill instance with port=\d+ is dead\.`},
+		{ID: "pool", ErrorClass: "RuntimeError", ErrorMessage: "Pool alloc failed for 4096 tokens",
+			MessagePattern: `Pool alloc failed for \d+ tokens.*`},
+	})
+	var got []string
+	for _, s := range set.Find(tree) {
+		got = append(got, fmt.Sprintf("%d:%s", tree.Start(s.Stmt).Line, s.Record.ID))
+	}
+	assert.Equal(t, []string{"3:guard", "5:pool", "6:dead"}, got,
+		"lines 2 and 4 match the patterns through holes but share no word with them")
+}
+
+// An error class whose __str__ returns a message it builds raises that
+// message, whatever the raise passes.
+func TestStrBuiltMessages(t *testing.T) {
+	src := "class RoomError(Exception):\n" +
+		"    def __init__(self, room, reason):\n" +
+		"        self.room, self.reason = room, reason\n" +
+		"    def __str__(self):\n" +
+		"        return f\"RoomError(room={self.room}): {self.reason}\"\n" +
+		"class PlainError(Exception):\n" +
+		"    pass\n" +
+		"def f(room, reason):\n" +
+		"    raise RoomError(room, reason)\n" +
+		"    raise PlainError(f\"RoomError(room={room}): {reason}\")\n" +
+		"    raise PlainError(room, reason)\n"
+	tree := syntaxtest.Parse(t, src)
+	set := NewSet([]*Record{
+		{ID: "room", ErrorClass: "RoomError", MessagePattern: `RoomError\(room=\d+\): .*`},
+		{ID: "plain", ErrorClass: "PlainError", MessagePattern: `RoomError\(room=\d+\): .*`},
+	})
+	var got []string
+	for _, s := range set.Find(tree) {
+		got = append(got, fmt.Sprintf("%d:%s", tree.Start(s.Stmt).Line, s.Record.ID))
+	}
+	assert.Equal(t, []string{"9:room", "10:plain"}, got, "a class without __str__ raises its first argument")
 }

@@ -79,6 +79,9 @@ func (r *Record) compile() {
 	if err == nil {
 		if r.prog, err = syntax.Compile(re.Simplify()); err == nil {
 			if r.ErrorMessage == "" || r.MessagePattern != r.ErrorMessage || progMatches(r.prog, Template{{Text: r.ErrorMessage}}) {
+				var b strings.Builder
+				literalText(&b, re)
+				r.litWords = words(b.String())
 				return
 			}
 			// The pattern is the record's own message, whose regex
@@ -95,6 +98,23 @@ func (r *Record) compile() {
 	literal := regexp.QuoteMeta(strings.ToValidUTF8(r.MessagePattern, "\uFFFD"))
 	re, _ = syntax.Parse(literal, syntax.Perl)
 	r.prog, _ = syntax.Compile(re)
+	r.litWords = words(r.MessagePattern)
+}
+
+// literalText writes the text re requires literally, in order, with a
+// space wherever something else (a class, a repetition, an alternation)
+// stands between: `No info for room=\d+` gives "No info for room= ".
+func literalText(b *strings.Builder, re *syntax.Regexp) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		b.WriteString(string(re.Rune))
+	case syntax.OpConcat, syntax.OpCapture:
+		for _, sub := range re.Sub {
+			literalText(b, sub)
+		}
+	default:
+		b.WriteByte(' ')
+	}
 }
 
 func errText(err error) string {

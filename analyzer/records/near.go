@@ -57,23 +57,53 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
 }
 
-// Weak reports a template with too little literal text to stand for the
+// Weak reports a template whose literal text does not stand for the
 // record on its own: no letter or digit at all (`f"{ctx}: {err}"`, `f"{a}
-// {b}"`), or fewer letters and digits than the record's concrete message
-// (errorMessage) has words.
+// {b}"`), fewer letters and digits than the record's concrete message
+// (errorMessage) has words, or fewer than half of the words the pattern
+// requires literally. The last is needed because a match only asks that
+// some message fit both: a hole absorbs the record's text and the
+// pattern's `.*` the template's, so `f"{x} must be divisible by {y}"`
+// fits `First message should be .*\. Foreign traffic\?` without sharing
+// a word with it.
 func (r *Record) Weak(tp Template) bool {
 	n := 0
+	var text strings.Builder
 	for _, p := range tp {
 		if p.Hole {
+			text.WriteByte(' ')
 			continue
 		}
+		text.WriteString(p.Text)
 		for _, c := range p.Text {
 			if unicode.IsLetter(c) || unicode.IsDigit(c) {
 				n++
 			}
 		}
 	}
-	return n == 0 || n < len(words(r.ErrorMessage))
+	if n == 0 || n < len(words(r.ErrorMessage)) {
+		return true
+	}
+	if r.prog == nil {
+		r.compile()
+	}
+	return 2*shared(r.litWords, words(text.String())) < len(r.litWords)
+}
+
+// shared counts the words of want that have holds, each use once.
+func shared(want, have []string) int {
+	left := map[string]int{}
+	for _, w := range have {
+		left[w]++
+	}
+	n := 0
+	for _, w := range want {
+		if left[w] > 0 {
+			left[w]--
+			n++
+		}
+	}
+	return n
 }
 
 // snippetWindow is how far from the site the record's snippet lines are

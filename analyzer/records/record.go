@@ -75,6 +75,9 @@ type Record struct {
 	Builtin bool
 
 	prog *syntax.Prog
+	// litWords are the words of the pattern's literal text (its whole
+	// text when matched literally), set by compile.
+	litWords []string
 	// PatternNote is set when messagePattern is not an RE2 regular
 	// expression (Python-only syntax such as look-arounds): it is then
 	// matched as literal text, and the note says why.

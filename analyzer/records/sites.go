@@ -86,11 +86,15 @@ func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	var out []Site
 	asserts := s.byClass["AssertionError"]
 	subs := s.subclasses(t)
+	var strs map[string]syntax.NodeID
 	for i, n := 0, t.Len(); i < n; i++ {
 		id := syntax.NodeID(i)
 		switch t.Kind(id) {
 		case syntax.RaiseStatement:
-			out = s.raiseSites(t, id, path, subs, out)
+			if strs == nil {
+				strs = strMessages(t)
+			}
+			out = s.raiseSites(t, id, path, subs, strs, out)
 		case syntax.AssertStatement:
 			if len(asserts) > 0 {
 				out = assertSites(t, id, asserts, path, out)
@@ -100,7 +104,7 @@ func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	return out
 }
 
-func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, subs map[string][]*Record, out []Site) []Site {
+func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, subs map[string][]*Record, strs map[string]syntax.NodeID, out []Site) []Site {
 	exc := syntax.NoNode
 	for c := range t.NamedChildren(stmt) {
 		if t.FieldOf(c) != syntax.FCause {
@@ -121,7 +125,10 @@ func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, subs m
 	if len(recs) == 0 {
 		return out
 	}
-	msg := firstPositional(t, t.Field(exc, syntax.FArguments))
+	msg, own := strs[name]
+	if !own {
+		msg = firstPositional(t, t.Field(exc, syntax.FArguments))
+	}
 	if msg == syntax.NoNode {
 		return out
 	}
@@ -207,6 +214,39 @@ func (s *Set) subclasses(t *syntax.Tree) map[string][]*Record {
 		if recs := visit(name, map[string]bool{}); len(recs) > 0 {
 			slices.SortFunc(recs, func(a, b *Record) int { return strings.Compare(a.ID, b.ID) })
 			out[name] = slices.Compact(recs) // a diamond reaches a record twice
+		}
+	}
+	return out
+}
+
+// strMessages maps the classes t defines whose `__str__` returns a
+// message it builds (`return f"TransferError(room={self.room}): {self.reason}"`)
+// to that expression: what such an error prints is that message, whatever
+// the arguments of the raise (`raise TransferError(room, reason)`).
+func strMessages(t *syntax.Tree) map[string]syntax.NodeID {
+	out := map[string]syntax.NodeID{}
+	for i, n := 0, t.Len(); i < n; i++ {
+		c := syntax.NodeID(i)
+		if t.Kind(c) != syntax.ClassDefinition {
+			continue
+		}
+		for m := range t.NamedChildren(t.Field(c, syntax.FBody)) {
+			if t.Kind(m) == syntax.DecoratedDefinition {
+				m = t.Field(m, syntax.FDefinition)
+			}
+			if t.Kind(m) != syntax.FunctionDefinition || t.Text(t.Field(m, syntax.FName)) != "__str__" {
+				continue
+			}
+			body := t.Field(m, syntax.FBody)
+			last := syntax.NoNode
+			for st := range t.NamedChildren(body) {
+				last = st
+			}
+			if t.Kind(last) == syntax.ReturnStatement {
+				if e := t.NamedChild(last, 0); e != syntax.NoNode {
+					out[t.Text(t.Field(c, syntax.FName))] = e
+				}
+			}
 		}
 	}
 	return out
