@@ -22,9 +22,9 @@ func TestLoadDirectoryAndJSONLines(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"a1f0c0de00000001", "a1f0c0de00000002", "a1f0c0de00000003", "a1f0c0de00000004",
-		"a1f0c0de00000005", "a1f0c0de00000006", "a1f0c0de00000007", "a1f0c0de00000008",
+		"a1f0c0de00000005", "a1f0c0de00000006", "a1f0c0de00000007", "a1f0c0de00000008", "a1f0c0de0000000a",
 	}, ids, "sorted by id, directory and JSON Lines together")
-	assert.Len(t, set.Files, 7)
+	assert.Len(t, set.Files, 8)
 
 	r := set.Lookup("a1f0c0de00000002")
 	require.NotNil(t, r)

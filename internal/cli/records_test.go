@@ -29,15 +29,16 @@ func TestRecordsCommand(t *testing.T) {
 	o := runMain(t, dir, nil, "records", "--records", own, ".", "--records", jsonl)
 	require.Equal(t, ExitClean, o.code, o.stderr)
 	lines := strings.Split(strings.TrimSuffix(o.stdout, "\n"), "\n")
-	require.Len(t, lines, 12, o.stdout)
+	require.Len(t, lines, 13, o.stdout)
 	assert.Regexp(t, `^ID\s+SLUG\s+CLASS\s+SITES$`, lines[0])
 	assert.Regexp(t, `^795554d942550d42\s+kv-memory-descriptors-are-empty-on-prefill-side\s+RuntimeError\s+0 \(shipped with sglint; its raise site is not in these files\)$`, lines[1],
 		"the records sglint ships are listed, and not called stale")
 	assert.Regexp(t, `^a1f0c0de00000001\s+layer-plan-missing\s+RuntimeError\s+1$`, lines[2])
 	assert.Regexp(t, `^a1f0c0de00000005\s+stale-pattern\s+RuntimeError\s+0 \(stale\? no raise site matches`, lines[6], "zero sites are shown")
 	assert.Regexp(t, `^a1f0c0de00000008\s+ring-not-initialised\s+AssertionError\s+1$`, lines[9])
-	assert.Regexp(t, `^d0bf6111ca6909b6\s+missing-nixl-destination-kv-memory-kind\s+RuntimeError\s+0 \(shipped`, lines[10])
-	assert.Equal(t, "10 records from 7 files and 2 shipped with sglint; 7 raise sites in 2 files checked; 1 loaded record matched none.", lines[11])
+	assert.Regexp(t, `^a1f0c0de0000000a\s+room-transfer-error\s+RoomTransferError\s+3$`, lines[10])
+	assert.Regexp(t, `^d0bf6111ca6909b6\s+missing-nixl-destination-kv-memory-kind\s+RuntimeError\s+0 \(shipped`, lines[11])
+	assert.Equal(t, "11 records from 8 files and 2 shipped with sglint; 10 raise sites in 3 files checked; 1 loaded record matched none.", lines[12])
 	assert.Empty(t, o.stderr)
 
 	o = runMain(t, dir, nil, "records", "--sites", "--records", jsonl)
@@ -49,7 +50,7 @@ func TestRecordsCommand(t *testing.T) {
 	require.Equal(t, ExitClean, o.code, o.stderr)
 	var got []recordJSON
 	require.NoError(t, json.Unmarshal([]byte(o.stdout), &got))
-	require.Len(t, got, 8, "6 loaded, 2 shipped")
+	require.Len(t, got, 9, "7 loaded, 2 shipped")
 	assert.Equal(t, "a1f0c0de00000008", got[6].ID)
 	require.Len(t, got[6].Sites, 1)
 	assert.Equal(t, siteRow{Path: "plans.py", Line: 103, Column: 9, Function: "PlanSender._ring_view",

@@ -6,8 +6,6 @@ package kvescape
 import (
 	_ "embed"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/pymodel"
@@ -36,21 +34,7 @@ var Rule = &analyzer.Rule{
 	RecordFields: []string{"tryCatchPattern", "handlingStrategy"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,
-	Options:      func() any { return DefaultOptions() },
 	Run:          run,
-}
-
-// Options configure SGL006 ([tool.sglint.rules.SGL006]).
-type Options struct {
-	// RaisingMethods are entries whose contract is to raise: sglang's
-	// schedulers call failure_exception inside a handler to get the
-	// request's failure as an exception.
-	RaisingMethods []string `toml:"raising-methods"`
-}
-
-// DefaultOptions are the options when nothing is configured.
-func DefaultOptions() *Options {
-	return &Options{RaisingMethods: []string{"failure_exception"}}
 }
 
 func run(pass *analyzer.Pass) error {
@@ -58,18 +42,13 @@ func run(pass *analyzer.Pass) error {
 		return nil
 	}
 	res := kvfail.Of(pass)
-	opts := analyzer.OptionsOf(pass, DefaultOptions)
-	kvfail.ReportProject(pass, findingsKey{res, strings.Join(opts.RaisingMethods, "\x00")},
-		func() []analyzer.Diagnostic { return compute(pass.Project, res, opts) })
+	kvfail.ReportProject(pass, findingsKey{res},
+		func() []analyzer.Diagnostic { return compute(pass.Project, res) })
 	return nil
 }
 
-// findingsKey memoises the project's findings per failure analysis and
-// options.
-type findingsKey struct {
-	res     *kvfail.Result
-	raising string
-}
+// findingsKey memoises the project's findings per failure analysis.
+type findingsKey struct{ res *kvfail.Result }
 
 // entryFindings are the escapes of one entry.
 type entryFindings struct {
@@ -77,8 +56,7 @@ type entryFindings struct {
 	items []kvfail.Item
 }
 
-func compute(proj *analyzer.Project, res *kvfail.Result, opts *Options) []analyzer.Diagnostic {
-	ix := res.Paths.Index()
+func compute(proj *analyzer.Project, res *kvfail.Result) []analyzer.Diagnostic {
 	recorded := map[recordedKey]bool{} // SGL010 reports these
 	for _, s := range proj.RaiseSites {
 		recorded[recordedKey{s.File, s.Stmt}] = true
@@ -100,7 +78,7 @@ func compute(proj *analyzer.Project, res *kvfail.Result, opts *Options) []analyz
 				continue // the scheduler's asserts state its own invariants
 			case e.CallerHandles:
 				continue
-			case slices.Contains(opts.RaisingMethods, ix.Func(e.Entry.Func).Name):
+			case res.Paths.RaisesByContract(e.Entry):
 				continue
 			}
 			g := by[e.Entry.Func]

@@ -7,13 +7,13 @@ import (
 	"github.com/sglint/sglint/analyzer/syntax"
 )
 
-// exhaustiveElse reports a raise in the else clause of an if chain that
+// ExhaustiveElse reports a raise in the else clause of an if chain that
 // already compared one subject with every constant of a project class
 // (`if poll == KVPoll.Failed: ... elif poll in [KVPoll.Success, ...]: ...
 // else: raise ValueError(...)`): no value the subject takes reaches it.
 // A chain that misses a constant (the decode handshake loop that never
 // expected Success) leaves the raise reachable.
-func exhaustiveElse(ix *pymodel.Index, fn pymodel.FuncRef, t *syntax.Tree, raise syntax.NodeID) bool {
+func ExhaustiveElse(ix *pymodel.Index, fn pymodel.FuncRef, t *syntax.Tree, raise syntax.NodeID) bool {
 	block := t.Parent(raise)
 	els := t.Parent(block)
 	if block == syntax.NoNode || els == syntax.NoNode || t.Kind(els) != syntax.ElseClause {

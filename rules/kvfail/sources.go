@@ -56,7 +56,7 @@ func sourcesIn(paths *sendpath.Paths, ta *taint, fn pymodel.FuncRef, known known
 			continue // `raise e` of the caught exception
 		}
 		t := tree()
-		if exhaustiveElse(ix, fn, t, rs.At.Node) {
+		if ExhaustiveElse(ix, fn, t, rs.At.Node) {
 			continue // no value reaches it
 		}
 		add(&Source{Kind: Raise, Func: fn, Node: rs.At.Node, Exc: pyname.Last(rs.Type),

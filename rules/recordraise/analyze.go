@@ -9,6 +9,7 @@ import (
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/kvfail"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -45,10 +46,13 @@ func findings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 	var out []finding
 	for _, s := range proj.RaiseSites {
 		fn, ok := funcOf(ix, defs, s.File, s.Stmt)
-		if !ok || !paths.OnPath(fn) {
+		if !ok || !paths.OnKVPath(fn) {
 			continue // module level, unreadable, or no entry reaches it
 		}
 		t := s.File.Tree()
+		if kvfail.ExhaustiveElse(ix, fn, t, s.Stmt) {
+			continue // the if chain before it took every value: unreachable
+		}
 		var atRaise []facts.Fact
 		if r := paths.Facts(fn); r != nil {
 			atRaise = r.At(s.Stmt)
@@ -57,6 +61,9 @@ func findings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 		rs := sendpath.RaiseSite{Func: fn, Node: s.Stmt, Exc: s.Record.ClassName(),
 			Message: s.Template.String(), Raising: cond, Direct: true}
 		for _, e := range paths.Escapes(rs) {
+			if e.CallerHandles || paths.RaisesByContract(e.Entry) {
+				continue // every caller confines it, or the entry raises by contract
+			}
 			f := finding{Record: s.Record, Entry: e.Entry, Site: s, Raise: fn}
 			for _, st := range e.Chain[1:] {
 				f.Chain = append(f.Chain, st.Site)

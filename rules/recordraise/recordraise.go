@@ -105,6 +105,10 @@ func message(paths *sendpath.Paths, f *finding) string {
 		b.WriteString("the thread ends instead of one request failing")
 	case sendpath.Executor:
 		b.WriteString(sendpath.UnreadFuture(ix.Func(f.Entry.Func).QualName, "it"))
+	case sendpath.Scheduler, sendpath.Queue:
+		b.WriteString("the scheduler's event loop fails instead of one request")
+	case sendpath.Handler:
+		b.WriteString("the bootstrap server answers 500 instead of failing one request")
 	default:
 		b.WriteString("the caller fails instead of one request")
 	}

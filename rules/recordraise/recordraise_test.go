@@ -34,11 +34,11 @@ func TestOwnRecords(t *testing.T) {
 	set := load(t, testdata("records", "own"), testdata("records", "jsonl", "records.jsonl"))
 	res := analysistest.RunWith(t, testdata("rules", "sgl010"), checker.Options{Records: set}, recordraise.Rule)
 	require.NotNil(t, res)
-	require.Len(t, res.Diagnostics, 6)
+	require.Len(t, res.Diagnostics, 7)
 
 	// One message and chain in full: what, from where, when, why, the
 	// record and its first prevention tip.
-	d := res.Diagnostics[0]
+	d := res.Diagnostics[1]
 	assert.Equal(t, "a1f0c0de00000002", d.Record)
 	assert.Equal(t, "PlanSender.send_window_fast", d.Function)
 	assert.Equal(t, "ValueError(\"Remote window is not registered\") from `PlanSender._window_for` can escape "+
@@ -51,7 +51,13 @@ func TestOwnRecords(t *testing.T) {
 		{Path: "plans.py", Line: 54, Column: 35, Message: "calls `PlanSender._window_for`"},
 		{Path: "plans.py", Line: 45, Column: 13, Message: "raises ValueError when `peer not in self.remote_windows` (record a1f0c0de00000002)"},
 	}, d.Related)
-	assert.Contains(t, res.Diagnostics[1].Message, "so the thread ends instead of one request failing")
+	assert.Contains(t, res.Diagnostics[2].Message, "so the thread ends instead of one request failing")
+	// The message an error class builds in __str__; failure_exception
+	// raising it by contract and a send entry whose caller fails the room
+	// are silent (contract.py).
+	assert.Equal(t, "RoomSender.poll", res.Diagnostics[0].Function)
+	assert.Contains(t, res.Diagnostics[0].Message, `raises RoomTransferError("RoomTransferError(room=…): …")`)
+	assert.Contains(t, res.Diagnostics[0].Message, "so the scheduler's event loop fails instead of one request")
 }
 
 // The seed records applied to the SGL001 and SGL002 fixtures.

@@ -50,6 +50,9 @@ type ScopeOptions struct {
 	// "requests.get"): every call of one on a KV path is a failure source
 	// (SGL005, SGL006), as a call that KV code guards somewhere is.
 	RaisingCalls []string `toml:"raising-calls"`
+	// RaisingMethods are scheduler methods whose contract is to raise the
+	// request's failure (failure_exception): never reported.
+	RaisingMethods []string `toml:"raising-methods"`
 	// QueueModules, QueueClasses and QueueMethods find the disaggregation
 	// queues whose loops the scheduler runs (shell patterns on module
 	// names, class names and method names); nil means the defaults.
@@ -63,7 +66,8 @@ func DefaultScopeOptions() *ScopeOptions {
 	return &ScopeOptions{Bases: slices.Clone(DefaultBases), EntryPatterns: slices.Clone(DefaultPatterns),
 		SchedulerBases: slices.Clone(DefaultSchedulerBases), SchedulerMethods: slices.Clone(DefaultSchedulerMethods),
 		ServerBases: slices.Clone(DefaultServerBases), QueueModules: slices.Clone(DefaultQueueModules),
-		QueueClasses: slices.Clone(DefaultQueueClasses), QueueMethods: slices.Clone(DefaultQueueMethods)}
+		QueueClasses: slices.Clone(DefaultQueueClasses), QueueMethods: slices.Clone(DefaultQueueMethods),
+		RaisingMethods: slices.Clone(DefaultRaisingMethods)}
 }
 
 // Validate rejects patterns path.Match cannot read and empty names.
@@ -89,7 +93,7 @@ func (o *ScopeOptions) Validate() error {
 func (o *ScopeOptions) Config() Config {
 	return Config{Patterns: o.EntryPatterns, Entries: o.Entries, Bases: o.Bases,
 		SchedulerBases: o.SchedulerBases, SchedulerMethods: o.SchedulerMethods, ServerBases: o.ServerBases,
-		RaisingCalls: o.RaisingCalls, QueueModules: o.QueueModules, QueueClasses: o.QueueClasses, QueueMethods: o.QueueMethods}
+		RaisingCalls: o.RaisingCalls, RaisingMethods: o.RaisingMethods, QueueModules: o.QueueModules, QueueClasses: o.QueueClasses, QueueMethods: o.QueueMethods}
 }
 
 // Of returns the send paths of pass's project under the run's kv-scope

@@ -24,6 +24,11 @@ var DefaultSchedulerBases = []string{"BaseKVSender", "BaseKVReceiver"}
 // error escaping one of them escapes into the scheduler.
 var DefaultSchedulerMethods = []string{"init", "send", "send_metadata", "poll", "abort", "clear", "failure_exception"}
 
+// DefaultRaisingMethods are scheduler methods whose contract is to raise:
+// sglang's schedulers call failure_exception inside a handler to get a
+// failed request's error as an exception.
+var DefaultRaisingMethods = []string{"failure_exception"}
+
 // DefaultServerBases are the bases of the KV bootstrap servers: the HTTP
 // servers that tell a decode rank where its prefill peers are. Their route
 // handlers answer one HTTP request each.
@@ -72,6 +77,20 @@ func (c Config) schedulerMethods() []string {
 		return DefaultSchedulerMethods
 	}
 	return c.SchedulerMethods
+}
+
+func (c Config) raisingMethods() []string {
+	if c.RaisingMethods == nil {
+		return DefaultRaisingMethods
+	}
+	return c.RaisingMethods
+}
+
+// RaisesByContract reports an entry whose contract is to raise
+// (Config.RaisingMethods): what escapes it is the request's failure as
+// the scheduler asked for it, never a finding.
+func (p *Paths) RaisesByContract(e Entry) bool {
+	return e.Kind == Scheduler && slices.Contains(p.cfg.raisingMethods(), p.Index().Func(e.Func).Name)
 }
 
 func (c Config) serverBases() []string {

@@ -155,7 +155,7 @@ func TestScopeOptions(t *testing.T) {
 	require.NoError(t, o.Validate())
 	assert.Equal(t, Config{Patterns: DefaultPatterns, Bases: DefaultBases, SchedulerBases: DefaultSchedulerBases,
 		SchedulerMethods: DefaultSchedulerMethods, ServerBases: DefaultServerBases, QueueModules: DefaultQueueModules,
-		QueueClasses: DefaultQueueClasses, QueueMethods: DefaultQueueMethods}, o.Config())
+		QueueClasses: DefaultQueueClasses, QueueMethods: DefaultQueueMethods, RaisingMethods: DefaultRaisingMethods}, o.Config())
 	for _, bad := range []*ScopeOptions{
 		{EntryPatterns: []string{"send_["}},
 		{Bases: []string{""}},

@@ -76,6 +76,9 @@ type Config struct {
 	// holding the client and the method ("agent.transfer") or by module
 	// function ("requests.get"), besides those KV code guards itself.
 	RaisingCalls []string
+	// RaisingMethods are the SchedulerMethods whose contract is to raise;
+	// nil means DefaultRaisingMethods.
+	RaisingMethods []string
 	// QueueModules, QueueClasses and QueueMethods find the scheduler's
 	// disaggregation queues: methods matching QueueMethods of classes
 	// matching QueueClasses in modules matching QueueModules (shell
@@ -101,7 +104,7 @@ func (c Config) patterns() []string {
 type key struct {
 	patterns, entries, waits, bases   string
 	schedBases, schedMethods, servers string
-	raising                           string
+	raising, raisingMethods           string
 	queues                            string
 	defaultWaits                      bool
 }
@@ -109,7 +112,7 @@ type key struct {
 func (c Config) key() key {
 	j := func(xs []string) string { return strings.Join(xs, "\x00") }
 	return key{j(c.patterns()), j(c.Entries), j(c.WaitCalls), j(c.bases()),
-		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), j(c.RaisingCalls),
+		j(c.schedulerBases()), j(c.schedulerMethods()), j(c.serverBases()), j(c.RaisingCalls), j(c.raisingMethods()),
 		j(c.queueModules()) + "\x01" + j(c.queueClasses()) + "\x01" + j(c.queueMethods()), c.WaitCalls == nil}
 }
 
