@@ -564,8 +564,8 @@ func (ix *Index) nameType(file, fn int32, name string) (ClassRef, bool) {
 
 // AttrType infers the project class held by attribute name of instances
 // of c: its annotation, else the class all its typed assignments agree on
-// (a constructor call, or a name whose type is known, like the annotated
-// parameter in `self.mgr = mgr`).
+// (a constructor call, a factory's result as callResult says, or a name
+// whose type is known, like the annotated parameter in `self.mgr = mgr`).
 func (ix *Index) AttrType(c ClassRef, name string) (ClassRef, bool) {
 	return ix.attrType(c, name, 0)
 }
@@ -598,9 +598,9 @@ func (ix *Index) attrType(c ClassRef, name string, depth int) (ClassRef, bool) {
 		ok := false
 		switch u.Value {
 		case ValueCall:
-			if sym := ix.Resolve(site.Use.File, u.Func, u.Ref); sym.Kind == SymClass {
-				r, ok = sym.Class, true
-			}
+			// A constructor, or a factory (`self.kv_manager =
+			// self._init_kv_manager()` returning `-> CommonKVManager`).
+			r, ok = ix.callResult(site.Use.File, u.Func, u.Ref)
 		case ValueName:
 			// A constructor's parameter: the type its subclasses' constructors
 			// pass down, for instances of c.

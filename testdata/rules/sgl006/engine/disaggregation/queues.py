@@ -1,7 +1,9 @@
 """The scheduler's disaggregation queues: each pop_*/process_* method
 loops over requests in the scheduler's event loop, so an error of one
 request must abort that request, not escape the loop."""
-from kvbase import KVPoll
+import requests
+
+from kvbase import BaseKVManager, KVPoll
 
 
 def prepare_abort(req, message):
@@ -78,3 +80,57 @@ class SchedulerDisaggregationDecodeMixin:
         for req in self.waiting:
             self._evict_for(req)  # want: SGL006 "escapes queue loop `SchedulerDisaggregationDecodeMixin.process_decode_queue`"
             self.running.append(req)
+
+
+class PrefillInfoManager(BaseKVManager):
+    """The decode side's manager: fetches each prefill server's layout
+    once and refuses a server whose page size differs."""
+
+    def __init__(self, page_size):
+        self.page_size = page_size
+        self.info_table = {}
+
+    def ensure_info(self, addr):
+        if addr in self.info_table:
+            return True
+        info = requests.get(f"http://{addr}/route", timeout=5).json()
+        if info["page_size"] != self.page_size:
+            raise RuntimeError(f"Page size mismatch: prefill has {info['page_size']}")
+        self.info_table[addr] = info
+        return True
+
+
+def manager_class():
+    return PrefillInfoManager
+
+
+class DecodeResolveQueue:
+    """The queue reaches the manager through an attribute a factory method
+    fills: its return annotation says which class it holds."""
+
+    def __init__(self, page_size):
+        self.pending = []
+        self.page_size = page_size
+        self.kv_manager = self._init_kv_manager()
+
+    def _init_kv_manager(self) -> PrefillInfoManager:
+        return manager_class()(self.page_size)
+
+    def pop_resolved(self):
+        ready = []
+        for req in self.pending:
+            if self.kv_manager.ensure_info(req.bootstrap_addr):  # want: SGL006 "escapes queue loop `DecodeResolveQueue.pop_resolved`"
+                ready.append(req)
+        return ready
+
+
+class CheckedResolveQueue(DecodeResolveQueue):
+    def pop_resolved(self):
+        ready = []
+        for req in self.pending:
+            try:
+                if self.kv_manager.ensure_info(req.bootstrap_addr):
+                    ready.append(req)
+            except RuntimeError as e:
+                prepare_abort(req, str(e))
+        return ready
