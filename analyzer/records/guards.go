@@ -23,6 +23,46 @@ type Guard struct {
 	// again (a handler that does not confines the error).
 	Catches  string
 	Reraises bool
+
+	facts []facts.Fact // the checks' facts, `.get` results left out
+}
+
+// Required is state that a record's validationCode or typeGuard says
+// must be checked before it is used: the path's last name (`kv_mem_descs`
+// for `conn.kv_mem_descs`) and what must hold, non-empty (facts.Truthy)
+// or not None (facts.NotNone). A `.get` result tested not None is a
+// membership check (SGL004's), not state.
+type Required struct {
+	Field string     // "validationCode" or "typeGuard"
+	State string     // the attribute's name
+	Kind  facts.Kind // facts.Truthy or facts.NotNone
+	Path  facts.Path // as the record writes it
+}
+
+// Required lists the state the record's checks name, once each.
+func (r *Record) Required() []Required {
+	var out []Required
+	seen := map[[2]string]bool{}
+	for _, g := range r.Guards() {
+		if g.Field == "tryCatchPattern" {
+			continue
+		}
+		for _, f := range g.facts {
+			if f.Kind != facts.Truthy && f.Kind != facts.NotNone {
+				continue
+			}
+			p := string(f.Path)
+			if strings.ContainsAny(p, "[(") {
+				continue
+			}
+			name := p[strings.LastIndexByte(p, '.')+1:]
+			if k := [2]string{name, f.Kind.String()}; !seen[k] {
+				seen[k] = true
+				out = append(out, Required{Field: g.Field, State: name, Kind: f.Kind, Path: f.Path})
+			}
+		}
+	}
+	return out
 }
 
 // Guards parses the record's guard fields. A field that is not Python
@@ -79,13 +119,13 @@ func readCode(p *syntax.Parser, field, code, prefix string) (Guard, bool) {
 			}
 		case syntax.ReturnStatement:
 			if v := t.NamedChild(n, 0); v != syntax.NoNode {
-				g.Checks = append(g.Checks, describe(facts.TestFacts(t, v, true), gets)...)
+				g.add(facts.TestFacts(t, v, true), gets)
 			}
 		case syntax.AssertStatement:
-			g.Checks = append(g.Checks, describe(facts.TestFacts(t, t.NamedChild(n, 0), true), gets)...)
+			g.add(facts.TestFacts(t, t.NamedChild(n, 0), true), gets)
 		case syntax.IfStatement:
 			if exits(t, t.Field(n, syntax.FConsequence)) {
-				g.Checks = append(g.Checks, describe(facts.TestFacts(t, t.Field(n, syntax.FCondition), false), gets)...)
+				g.add(facts.TestFacts(t, t.Field(n, syntax.FCondition), false), gets)
 			}
 		case syntax.ExceptClause:
 			if c := t.NamedChild(n, 0); c != syntax.NoNode && t.Kind(c) != syntax.Block {
@@ -98,6 +138,16 @@ func readCode(p *syntax.Parser, field, code, prefix string) (Guard, bool) {
 		}
 	}
 	return g, true
+}
+
+// add records a check's facts and their words.
+func (g *Guard) add(fs []facts.Fact, gets map[facts.Path]string) {
+	g.Checks = append(g.Checks, describe(fs, gets)...)
+	for _, f := range fs {
+		if _, got := gets[f.Path]; !got {
+			g.facts = append(g.facts, f)
+		}
+	}
 }
 
 // describe words facts: a `.get` result tested not None says the key is

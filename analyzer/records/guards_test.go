@@ -3,6 +3,7 @@ package records
 import (
 	"testing"
 
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,10 +19,19 @@ func TestGuards(t *testing.T) {
 	}
 	gs := r.Guards()
 	require.Len(t, gs, 3)
-	assert.Equal(t, Guard{Field: "typeGuard", Python: true, Checks: []string{"`mgr.ring_descs` is non-empty"}}, gs[0])
+	words := func(g Guard) Guard { g.facts = nil; return g }
+	assert.Equal(t, Guard{Field: "typeGuard", Python: true, Checks: []string{"`mgr.ring_descs` is non-empty"}}, words(gs[0]))
 	assert.Equal(t, Guard{Field: "validationCode", Python: true, Checks: []string{
-		"`peer_id` is in `mgr.remote_rings`", "`peer.windows` is non-empty", "`peer.kind` is not None"}}, gs[1])
-	assert.Equal(t, Guard{Field: "tryCatchPattern", Python: true, Catches: "RuntimeError"}, gs[2])
+		"`peer_id` is in `mgr.remote_rings`", "`peer.windows` is non-empty", "`peer.kind` is not None"}}, words(gs[1]))
+	assert.Equal(t, Guard{Field: "tryCatchPattern", Python: true, Catches: "RuntimeError"}, words(gs[2]))
+
+	// The state these checks name, for SGL010; the `.get` result `peer`
+	// is a membership check, not state.
+	assert.Equal(t, []Required{
+		{Field: "typeGuard", State: "ring_descs", Kind: facts.Truthy, Path: "mgr.ring_descs"},
+		{Field: "validationCode", State: "windows", Kind: facts.Truthy, Path: "peer.windows"},
+		{Field: "validationCode", State: "kind", Kind: facts.NotNone, Path: "peer.kind"},
+	}, r.Required())
 
 	prose := &Record{TryCatchPattern: "catch RuntimeError 'ring wrapped'; wait for the reader rather than crashing",
 		ValidationCode: "except KeyError:\n    raise"}

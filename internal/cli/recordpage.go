@@ -10,6 +10,7 @@ import (
 	"github.com/sglint/sglint/analyzer"
 	"github.com/sglint/sglint/analyzer/checker"
 	"github.com/sglint/sglint/analyzer/config"
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/records"
 )
 
@@ -224,6 +225,17 @@ func guardsSection(r *records.Record) string {
 		default:
 			fmt.Fprintf(&b, "checks that %s. These are the checks the rules derived from the record ask for before the state's uses on KV paths.\n", joinAnd(g.Checks))
 		}
+	}
+	if req := r.Required(); len(req) > 0 {
+		var names []string
+		for _, q := range req {
+			want := "non-empty"
+			if q.Kind == facts.NotNone {
+				want = "not None"
+			}
+			names = append(names, fmt.Sprintf("`%s` %s", q.State, want))
+		}
+		fmt.Fprintf(&b, "\nLoaded with --records, SGL010 also reports the other uses of the state these checks name (%s) on KV paths that fail without the check.\n", joinAnd(names))
 	}
 	return b.String()
 }

@@ -247,6 +247,7 @@ func TestExplainReadsTheRecordsGuards(t *testing.T) {
 		"- typeGuard: a predicate, true when `mgr.ring_descs` is non-empty. A project function that returns such a test counts as the check wherever it is called")
 	assert.Contains(t, o.stdout, "- validationCode: checks that `peer_id` is in `mgr.remote_rings` and `peer.windows` is non-empty.")
 	assert.Contains(t, o.stdout, "- tryCatchPattern: a handler of `RuntimeError` that does not raise again.")
+	assert.Contains(t, o.stdout, "SGL010 also reports the other uses of the state these checks name (`ring_descs` non-empty and `windows` non-empty)")
 	assert.Equal(t, o, runMain(t, t.TempDir(), nil, "explain", "--records", recs, "a1f0c0de00000009"), "in any order")
 	assert.NotContains(t, runMain(t, "", nil, "explain", "795554d942550d42").stdout, "How sglint reads its guards",
 		"the shipped summary carries no guard code")

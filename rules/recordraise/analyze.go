@@ -30,6 +30,9 @@ type finding struct {
 	// Cond is the raising condition in the entry's names (empty when it
 	// cannot be said there).
 	Cond []facts.Fact
+	// Use, when set, is a use of the state the record's checks name (Site
+	// is then empty): the finding is at the use.
+	Use *stateUse
 }
 
 // findings runs sendpath.Escapes from every raise site of the project,
@@ -85,7 +88,7 @@ func findings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 			out = append(out, f)
 		}
 	}
-	return out
+	return append(out, useFindings(proj, paths)...)
 }
 
 // entryCondition is the raising condition translated up the chain into

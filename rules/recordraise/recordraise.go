@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer"
+	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
@@ -56,7 +57,7 @@ type key struct{ paths *sendpath.Paths }
 
 func run(pass *analyzer.Pass) error {
 	proj := pass.Project
-	if proj.Records.Len() == 0 || len(proj.RaiseSites) == 0 || proj.Index == nil {
+	if proj.Records.Len() == 0 || proj.Index == nil {
 		return nil
 	}
 	paths := sendpath.Of(pass)
@@ -89,6 +90,9 @@ func report(pass *analyzer.Pass, paths *sendpath.Paths, f *finding) {
 // message says what can escape, from where, under which condition, why
 // it matters, and what the record advises.
 func message(paths *sendpath.Paths, f *finding) string {
+	if f.Use != nil {
+		return useMessage(paths, f)
+	}
 	ix := paths.Index()
 	r := f.Record
 	var b strings.Builder
@@ -100,26 +104,68 @@ func message(paths *sendpath.Paths, f *finding) string {
 		fmt.Fprintf(&b, "%s from `%s` can escape %s through this call%s", raised, ix.Func(f.Raise).QualName, entry, condition(f))
 	}
 	b.WriteString(": no check on the way excludes it and no handler fails just the request, so ")
-	switch f.Entry.Kind {
-	case sendpath.Thread:
-		b.WriteString("the thread ends instead of one request failing")
-	case sendpath.Executor:
-		b.WriteString(sendpath.UnreadFuture(ix.Func(f.Entry.Func).QualName, "it"))
-	case sendpath.Scheduler, sendpath.Queue:
-		b.WriteString("the scheduler's event loop fails instead of one request")
-	case sendpath.Handler:
-		b.WriteString("the bootstrap server answers 500 instead of failing one request")
-	default:
-		b.WriteString("the caller fails instead of one request")
+	b.WriteString(stops(paths, f.Entry))
+	cite(&b, r)
+	if tip := strings.TrimSpace(r.FirstTip()); tip != "" {
+		b.WriteString("; hint: " + strings.TrimSuffix(tip, "."))
 	}
-	fmt.Fprintf(&b, " (record %s", r.ID)
+	return b.String()
+}
+
+// stops says what the error ends, by the kind of entry it escapes.
+func stops(paths *sendpath.Paths, e sendpath.Entry) string {
+	switch e.Kind {
+	case sendpath.Thread:
+		return "the thread ends instead of one request failing"
+	case sendpath.Executor:
+		return sendpath.UnreadFuture(paths.Index().Func(e.Func).QualName, "it")
+	case sendpath.Scheduler, sendpath.Queue:
+		return "the scheduler's event loop fails instead of one request"
+	case sendpath.Handler:
+		return "the bootstrap server answers 500 instead of failing one request"
+	}
+	return "the caller fails instead of one request"
+}
+
+func cite(b *strings.Builder, r *records.Record) {
+	fmt.Fprintf(b, " (record %s", r.ID)
 	if r.Slug != "" {
 		b.WriteString(" " + r.Slug)
 	}
 	b.WriteString(")")
-	if tip := strings.TrimSpace(r.FirstTip()); tip != "" {
-		b.WriteString("; hint: " + strings.TrimSuffix(tip, "."))
+}
+
+// useMessage words a use of the state a record's checks name: what fails
+// and how, which check the record makes, what stops, and the fix.
+func useMessage(paths *sendpath.Paths, f *finding) string {
+	u := f.Use
+	t := f.File.Tree()
+	expr := strings.Join(strings.Fields(t.Text(u.Node)), " ")
+	bad, good := "is empty", "non-empty"
+	if u.Need.Kind == facts.NotNone {
+		bad, good = "is None", "not None"
 	}
+	var b strings.Builder
+	read := "`" + string(u.Read) + "`"
+	if u.Read != u.State {
+		read += " (bound to `" + string(u.State) + "`)"
+	}
+	fmt.Fprintf(&b, "`%s` raises %s when %s %s, which the record's %s checks is %s before its raise",
+		expr, u.Exc, read, bad, u.Need.Field, good)
+	entry := fmt.Sprintf("%s `%s`", f.Entry.Kind, paths.Index().Func(f.Entry.Func).QualName)
+	if len(f.Chain) == 0 {
+		fmt.Fprintf(&b, "; nothing in %s checks it", entry)
+	} else {
+		fmt.Fprintf(&b, "; nothing on the way from %s checks it", entry)
+	}
+	b.WriteString(" and no handler fails just the request, so ")
+	b.WriteString(stops(paths, f.Entry))
+	cite(&b, f.Record)
+	check := "if not " + string(u.Read)
+	if u.Need.Kind == facts.NotNone {
+		check = "if " + string(u.Read) + " is None"
+	}
+	fmt.Fprintf(&b, "; hint: check it first (`%s:` fail this request) as the record's raise site does", check)
 	return b.String()
 }
 
@@ -162,6 +208,9 @@ func related(paths *sendpath.Paths, f *finding) []analyzer.Related {
 		at := ix.Call(site).At
 		out = append(out, analyzer.Related{Path: cf.Path, Line: int(at.Line), Column: int(at.Col),
 			Message: fmt.Sprintf("calls `%s`", ix.Func(callee).QualName)})
+	}
+	if f.Use != nil {
+		return out // the use is the finding's own place
 	}
 	s := f.Site
 	t := s.File.Tree()

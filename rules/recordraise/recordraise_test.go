@@ -121,3 +121,17 @@ func TestDedicatedRuleWins(t *testing.T) {
 	assert.Empty(t, places(both, "SGL010"), "SGL001 reports both places for the same record")
 	assert.Subset(t, places(both, "SGL001"), want)
 }
+
+// A record's validationCode names the state its raise checks; other uses
+// of that state on KV paths that fail the same way without the check are
+// reported at the use (testdata/rules/sgl010state).
+func TestStateTheRecordChecks(t *testing.T) {
+	set := load(t, testdata("records", "state"))
+	res := analysistest.RunWith(t, testdata("rules", "sgl010state"), checker.Options{Records: set}, recordraise.Rule)
+	require.NotNil(t, res)
+	require.Len(t, res.Diagnostics, 3)
+	assert.Equal(t, "`self.ring_descs[0]` raises IndexError when `self.ring_descs` is empty, which the record's validationCode "+
+		"checks is non-empty before its raise; nothing in send entry `RingManager.send_head` checks it and no handler fails "+
+		"just the request, so the caller fails instead of one request (record a1f0c0de0000000b ring-descriptors-empty); "+
+		"hint: check it first (`if not self.ring_descs:` fail this request) as the record's raise site does", res.Diagnostics[0].Message)
+}
