@@ -24,7 +24,8 @@ type Guard struct {
 	Catches  string
 	Reraises bool
 
-	facts []facts.Fact // the checks' facts, `.get` results left out
+	facts   []facts.Fact              // the checks' facts, `.get` results left out
+	aliases map[facts.Path]facts.Path // `handler = mgr.handler`: local -> path
 }
 
 // Required is state that a record's validationCode or typeGuard says
@@ -50,6 +51,9 @@ func (r *Record) Required() []Required {
 		for _, f := range g.facts {
 			if f.Kind != facts.Truthy && f.Kind != facts.NotNone {
 				continue
+			}
+			if to, ok := g.aliases[f.Path]; ok {
+				f.Path = to // the state the local was read from
 			}
 			p := string(f.Path)
 			if strings.ContainsAny(p, "[(") {
@@ -105,6 +109,13 @@ func readCode(p *syntax.Parser, field, code, prefix string) (Guard, bool) {
 		case syntax.Assignment:
 			local, ok := facts.PathOf(t, t.Field(n, syntax.FLeft))
 			call := t.Unparen(t.Field(n, syntax.FRight))
+			if p, isPath := facts.AttrPathOf(t, call); ok && isPath {
+				if g.aliases == nil {
+					g.aliases = map[facts.Path]facts.Path{}
+				}
+				g.aliases[local] = facts.Path(p)
+				continue
+			}
 			if !ok || t.Kind(call) != syntax.Call {
 				continue
 			}

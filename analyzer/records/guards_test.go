@@ -19,7 +19,7 @@ func TestGuards(t *testing.T) {
 	}
 	gs := r.Guards()
 	require.Len(t, gs, 3)
-	words := func(g Guard) Guard { g.facts = nil; return g }
+	words := func(g Guard) Guard { g.facts, g.aliases = nil, nil; return g }
 	assert.Equal(t, Guard{Field: "typeGuard", Python: true, Checks: []string{"`mgr.ring_descs` is non-empty"}}, words(gs[0]))
 	assert.Equal(t, Guard{Field: "validationCode", Python: true, Checks: []string{
 		"`peer_id` is in `mgr.remote_rings`", "`peer.windows` is non-empty", "`peer.kind` is not None"}}, words(gs[1]))
@@ -32,6 +32,9 @@ func TestGuards(t *testing.T) {
 		{Field: "validationCode", State: "windows", Kind: facts.Truthy, Path: "peer.windows"},
 		{Field: "validationCode", State: "kind", Kind: facts.NotNone, Path: "peer.kind"},
 	}, r.Required())
+	bound := &Record{ValidationCode: "handler = mgr._staging_handler\nassert handler is not None"}
+	assert.Equal(t, []Required{{Field: "validationCode", State: "_staging_handler", Kind: facts.NotNone, Path: "mgr._staging_handler"}},
+		bound.Required(), "a local read from the state stands for it")
 
 	prose := &Record{TryCatchPattern: "catch RuntimeError 'ring wrapped'; wait for the reader rather than crashing",
 		ValidationCode: "except KeyError:\n    raise"}

@@ -87,6 +87,15 @@ func recordInTree(r *records.Record, paths []string, configFile string, stderr i
 		return "", ExitError
 	}
 	rules := derivedRules(r.ID)
+	if !r.Builtin {
+		// A loaded record: SGL010 checks it, at its raise sites and the
+		// other uses of the state its checks name.
+		for _, rule := range registry() {
+			if rule.ID == "SGL010" {
+				rules = append(rules, rule)
+			}
+		}
+	}
 	recs := []*records.Record{r}
 	near := r.Near()
 	if near != nil {
@@ -147,7 +156,11 @@ func recordInTree(r *records.Record, paths []string, configFile string, stderr i
 			ids[i] = rule.ID
 		}
 		sort.Strings(ids)
-		fmt.Fprintf(&b, "\nThe full messages: `sglint --select %s %s`.\n", strings.Join(ids, ","), shown)
+		load := ""
+		if !r.Builtin {
+			load = "--records " + r.Source.File + " "
+		}
+		fmt.Fprintf(&b, "\nThe full messages: `sglint %s--select %s %s`.\n", load, strings.Join(ids, ","), shown)
 	}
 	return b.String(), exitOf(failed)
 }

@@ -252,3 +252,16 @@ func TestExplainReadsTheRecordsGuards(t *testing.T) {
 	assert.NotContains(t, runMain(t, "", nil, "explain", "795554d942550d42").stdout, "How sglint reads its guards",
 		"the shipped summary carries no guard code")
 }
+
+// A loaded record's page counts SGL010's findings among those derived
+// from it, the uses of the state its checks name included, and says how
+// to load it to see them in full.
+func TestExplainLoadedRecordShowsSGL010(t *testing.T) {
+	recs := testdataDir(t, "records", "state")
+	dir := testdataDir(t, "rules", "sgl010state")
+	o := runMain(t, dir, nil, "--records", recs, "explain", "a1f0c0de0000000b", ".")
+	require.Equal(t, ExitClean, o.code, o.stderr)
+	assert.Contains(t, o.stdout, "Findings derived from it: 3.\n")
+	assert.Contains(t, o.stdout, "state.py:38:33 SGL010 `self.ring_descs[0]` raises IndexError when `self.ring_descs` is empty")
+	assert.Contains(t, o.stdout, "The full messages: `sglint --records "+filepath.Join(recs, "a1f0c0de0000000b.json")+" --select SGL010 .`.")
+}
