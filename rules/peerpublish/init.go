@@ -140,6 +140,11 @@ type step struct {
 	// what describes the step for a message: "`layout.ready` is assigned",
 	// "`self._prepare(layout)` stores `dest_kind`, `segments` on it".
 	what string
+	// writes are the paths the step writes, relative to the object
+	// (`ready`, `receiver.state`); nil when unknown. fill: it fills a
+	// container the object holds.
+	writes []string
+	fill   bool
 }
 
 // initSteps lists, in source order, the steps of function fn (whose
@@ -151,7 +156,13 @@ func initSteps(ix *pymodel.Index, t *syntax.Tree, fn pymodel.FuncRef, def syntax
 		case syntax.Assignment, syntax.AugmentedAssignment:
 			for _, target := range targets(t, t.Field(n, syntax.FLeft)) {
 				if isAccess(t, target) && rootName(t, target) == obj {
-					out = append(out, step{node: n, what: fmt.Sprintf("`%s` is still assigned", compact(t.Text(target)))})
+					s := step{node: n, what: fmt.Sprintf("`%s` is still assigned", compact(t.Text(target)))}
+					if p, ok := facts.AttrPathOf(t, target); ok && t.Kind(n) == syntax.Assignment {
+						if rest, ok := under(p, obj); ok && rest != "" {
+							s.writes = []string{rest}
+						}
+					}
+					out = append(out, s)
 				}
 			}
 		}
@@ -175,6 +186,7 @@ func callStep(ix *pymodel.Index, t *syntax.Tree, site pymodel.CallSite, fn pymod
 		callText = compact(t.Text(t.Field(call.At.Node, syntax.FFunction))) + "(...)"
 	}
 	args := ix.Args(site)
+	self, _ := ix.SelfOf(fn)
 	resolved := false
 	for _, cal := range ix.Callees(site) {
 		if !cal.Func.Valid() || cal.Virtual {
@@ -188,13 +200,21 @@ func callStep(ix *pymodel.Index, t *syntax.Tree, site pymodel.CallSite, fn pymod
 			if !ok || bind[ai] < 0 {
 				continue
 			}
+			if rest != "" && call.Kind == pymodel.RefAttr && call.Recv != self {
+				// A part of obj handed to another object's method
+				// (`self.kv_manager.abort_all(req.receiver)`): that object
+				// updates the part for its own ends, it does not build obj.
+				continue
+			}
 			if ws := sum.WritesOn(bind[ai]); len(ws) > 0 {
-				return step{node: call.At.Node, what: fmt.Sprintf("`%s` still stores %s on it", callText, pathList(rest, ws))}, true
+				return step{node: call.At.Node, what: fmt.Sprintf("`%s` still stores %s on it", callText, pathList(rest, ws)),
+					writes: joinPaths(rest, ws)}, true
 			}
 		}
 		if call.Kind == pymodel.RefAttr && len(sum.SelfWrites) > 0 && ix.Func(cal.Func).Kind == pymodel.Method {
 			if rest, ok := under(call.Recv, obj); ok {
-				return step{node: call.At.Node, what: fmt.Sprintf("`%s` still stores %s on it", callText, pathList(rest, sum.SelfWrites))}, true
+				return step{node: call.At.Node, what: fmt.Sprintf("`%s` still stores %s on it", callText, pathList(rest, sum.SelfWrites)),
+					writes: joinPaths(rest, sum.SelfWrites)}, true
 			}
 		}
 	}
@@ -208,7 +228,7 @@ func callStep(ix *pymodel.Index, t *syntax.Tree, site pymodel.CallSite, fn pymod
 		if rest != "" {
 			what = fmt.Sprintf("`%s` still fills `%s`", callText, rest)
 		}
-		return step{node: call.At.Node, what: what}, true
+		return step{node: call.At.Node, what: what, fill: true}, true
 	}
 	if call.Recv != obj {
 		return step{}, false

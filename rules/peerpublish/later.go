@@ -79,8 +79,9 @@ func lateStep(v *fnView, st store) (step, bool) {
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return int(a.s.node - b.s.node) })
+	set := setBefore(v.t, v.def, st.obj, st.node)
 	for _, c := range cands {
-		if c.s.node == st.node || !c.ok() {
+		if c.s.node == st.node || !c.ok() || c.alias == "" && update(c.s, set) {
 			continue
 		}
 		if c.alias != "" {
