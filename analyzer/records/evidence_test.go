@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sglint/sglint/analyzer/syntax"
 	"github.com/sglint/sglint/analyzer/syntax/syntaxtest"
 
 	"github.com/stretchr/testify/assert"
@@ -99,11 +100,7 @@ func TestWeakUnlessTheRecordsWordsAreThere(t *testing.T) {
 		{ID: "pool", ErrorClass: "RuntimeError", ErrorMessage: "Pool alloc failed for 4096 tokens",
 			MessagePattern: `Pool alloc failed for \d+ tokens.*`},
 	})
-	var got []string
-	for _, s := range set.Find(tree) {
-		got = append(got, fmt.Sprintf("%d:%s", tree.Start(s.Stmt).Line, s.Record.ID))
-	}
-	assert.Equal(t, []string{"3:guard", "5:pool", "6:dead"}, got,
+	assert.Equal(t, []string{"3:guard", "5:pool", "6:dead"}, siteLines(tree, set.Find(tree)),
 		"lines 2 and 4 match the patterns through holes but share no word with them")
 }
 
@@ -126,9 +123,14 @@ func TestStrBuiltMessages(t *testing.T) {
 		{ID: "room", ErrorClass: "RoomError", MessagePattern: `RoomError\(room=\d+\): .*`},
 		{ID: "plain", ErrorClass: "PlainError", MessagePattern: `RoomError\(room=\d+\): .*`},
 	})
-	var got []string
-	for _, s := range set.Find(tree) {
-		got = append(got, fmt.Sprintf("%d:%s", tree.Start(s.Stmt).Line, s.Record.ID))
+	assert.Equal(t, []string{"9:room", "10:plain"}, siteLines(tree, set.Find(tree)), "a class without __str__ raises its first argument")
+}
+
+// siteLines are "line:record" of each site, in order.
+func siteLines(t *syntax.Tree, sites []Site) []string {
+	var out []string
+	for _, s := range sites {
+		out = append(out, fmt.Sprintf("%d:%s", t.Start(s.Stmt).Line, s.Record.ID))
 	}
-	assert.Equal(t, []string{"9:room", "10:plain"}, got, "a class without __str__ raises its first argument")
+	return out
 }
