@@ -21,6 +21,10 @@
 //   - a chain that is reached, not gated and not handled is a finding, at
 //     the entry's call into the chain (at the raise when the entry raises
 //     itself), once per call and record.
+//
+// The state a record's validationCode checks (records.Required) gives more
+// sites: its other uses on KV paths that fail without the check, judged
+// the same way and reported at the use (uses.go).
 package recordraise
 
 import (
