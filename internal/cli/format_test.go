@@ -34,7 +34,8 @@ func TestFullFormatReadsAtAGlance(t *testing.T) {
 	}
 	assert.Contains(t, sgl010, "   = chain: line 62:9: send entry `FabricKVManager.send_aux`\n"+
 		"            line 66:36: calls `FabricKVManager._plan_for`\n", "the chain that makes the function a send path")
-	assert.True(t, strings.HasSuffix(sgl010, "\n   = help: Check that the peer's plan exists in every send entry before using it"), sgl010)
+	assert.Contains(t, sgl010, "\n   = help: check for it before this call and fail only this request; the record advises:\n", sgl010)
+	assert.True(t, strings.HasSuffix(sgl010, " Check that the peer's plan exists in every send entry before using it"), sgl010)
 	assert.Contains(t, o.stdout, "error[SGL001]: `src` may be empty here\n")
 	assert.Equal(t, "Found 8 problems in 2 files: 5 errors (SGL001, SGL002, SGL004, SGL005, SGL006), 3 warnings (SGL001, SGL003, SGL010); 1 file only read, not analysed (not KV code; --all-files analyses them).\n", blocks[8])
 

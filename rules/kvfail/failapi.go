@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sglint/sglint/analyzer/pymodel"
+	"github.com/sglint/sglint/rules/sendpath"
 )
 
 // Example is where a backend fails one request with its own failure API:
@@ -32,7 +33,13 @@ func (e Example) Advice(ix *pymodel.Index) string {
 // itself first, then in the methods of fn's class and its project bases,
 // then in the other KV classes of its file. False when none does.
 func (r *Result) FailureExample(fn pymodel.FuncRef) (Example, bool) {
-	ix := r.Paths.Index()
+	return FailureExample(r.Paths, fn)
+}
+
+// FailureExample is Result.FailureExample for a rule that needs no
+// failure analysis (SGL010).
+func FailureExample(paths *sendpath.Paths, fn pymodel.FuncRef) (Example, bool) {
+	ix := paths.Index()
 	if e, ok := exampleIn(ix, fn); ok {
 		return e, true
 	}
@@ -45,7 +52,7 @@ func (r *Result) FailureExample(fn pymodel.FuncRef) (Example, bool) {
 		}
 	}
 	for _, g := range ix.FuncsOf(fn.File) {
-		if r.Paths.Scope().Contains(g) {
+		if paths.Scope().Contains(g) {
 			cands = append(cands, g)
 		}
 	}

@@ -37,6 +37,7 @@ import (
 	"github.com/sglint/sglint/analyzer/pymodel"
 	"github.com/sglint/sglint/analyzer/records"
 	"github.com/sglint/sglint/analyzer/syntax"
+	"github.com/sglint/sglint/rules/kvfail"
 	"github.com/sglint/sglint/rules/sendpath"
 )
 
@@ -110,8 +111,37 @@ func message(paths *sendpath.Paths, f *finding) string {
 	b.WriteString(": no check on the way excludes it and no handler fails just the request, so ")
 	b.WriteString(stops(paths, f.Entry))
 	cite(&b, r)
-	if tip := strings.TrimSpace(r.FirstTip()); tip != "" {
-		b.WriteString("; hint: " + strings.TrimSuffix(tip, "."))
+	b.WriteString("; hint: " + fix(paths, f))
+	return b.String()
+}
+
+// fix is the advice, in the rule's words from the record's
+// handlingStrategy, naming the backend's own way to fail one request
+// when it has one; the record's first prevention tip follows.
+func fix(paths *sendpath.Paths, f *finding) string {
+	fail := "fail only this request"
+	if ex, ok := kvfail.FailureExample(paths, f.Entry.Func); ok {
+		fail += " with " + ex.Advice(paths.Index())
+	}
+	var b strings.Builder
+	switch {
+	case f.Use != nil:
+		check := "if not " + string(f.Use.Read)
+		if f.Use.Need.Kind == facts.NotNone {
+			check = "if " + string(f.Use.Read) + " is None"
+		}
+		fmt.Fprintf(&b, "check it first (`%s:`) and %s, as the record's raise site checks it", check, fail)
+	case strings.EqualFold(f.Record.HandlingStrategy, "try-catch") && f.Entry.Kind == sendpath.Thread:
+		fmt.Fprintf(&b, "catch `%s` inside the loop and %s", f.Record.ClassName(), strings.Replace(fail, "this request", "the request at hand", 1))
+	case strings.EqualFold(f.Record.HandlingStrategy, "try-catch"):
+		fmt.Fprintf(&b, "catch `%s` here and %s", f.Record.ClassName(), fail)
+	case len(f.Chain) == 0:
+		fmt.Fprintf(&b, "instead of raising, %s", fail)
+	default:
+		fmt.Fprintf(&b, "check for it before this call and %s", fail)
+	}
+	if tip := strings.TrimSpace(f.Record.FirstTip()); tip != "" {
+		b.WriteString("; the record advises: " + strings.TrimSuffix(tip, "."))
 	}
 	return b.String()
 }
@@ -165,11 +195,7 @@ func useMessage(paths *sendpath.Paths, f *finding) string {
 	b.WriteString(" and no handler fails just the request, so ")
 	b.WriteString(stops(paths, f.Entry))
 	cite(&b, f.Record)
-	check := "if not " + string(u.Read)
-	if u.Need.Kind == facts.NotNone {
-		check = "if " + string(u.Read) + " is None"
-	}
-	fmt.Fprintf(&b, "; hint: check it first (`%s:` fail this request) as the record's raise site does", check)
+	b.WriteString("; hint: " + fix(paths, f))
 	return b.String()
 }
 

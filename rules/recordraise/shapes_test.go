@@ -49,7 +49,7 @@ class S(BaseKVManager):
         return self._plan()
 
     def send_ungated(self):
-        return self._plan()  # want: SGL010 "plan-missing.*hint: Check the plan first$"
+        return self._plan()  # want: SGL010 "plan-missing.*hint: check for it before this call and fail only this request; the record advises: Check the plan first$"
 
     def send_other_gate(self):
         if not self.other:

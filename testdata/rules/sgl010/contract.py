@@ -24,6 +24,7 @@ class RoomTransferError(Exception):
 class RoomManager(BaseKVManager):
     def __init__(self):
         self.failures = {}
+        self.statuses = {}
         self.transfer_infos = {}
 
     def add_transfer_request(self, room, pages):
@@ -34,6 +35,9 @@ class RoomManager(BaseKVManager):
 
     def record_failure(self, room, reason):
         self.failures[room] = reason
+
+    def update_status(self, room, status):
+        self.statuses[room] = status
 
 
 class RoomSender(BaseKVSender):
@@ -46,6 +50,7 @@ class RoomSender(BaseKVSender):
             self.kv_mgr.add_transfer_request(self.room, pages)
         except RoomTransferError as e:
             self.kv_mgr.record_failure(self.room, str(e))
+            self.kv_mgr.update_status(self.room, KVPoll.Failed)
 
     def poll(self):
         reason = self.kv_mgr.failures.get(self.room)
