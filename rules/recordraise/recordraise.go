@@ -123,6 +123,9 @@ func fix(paths *sendpath.Paths, f *finding) string {
 	if ex, ok := kvfail.FailureExample(paths, f.Entry.Func); ok {
 		fail += " with " + ex.Advice(paths.Index())
 	}
+	if f.Entry.Kind == sendpath.Thread {
+		fail = strings.Replace(fail, "this request", "the request at hand", 1)
+	}
 	var b strings.Builder
 	switch {
 	case f.Use != nil:
@@ -130,13 +133,13 @@ func fix(paths *sendpath.Paths, f *finding) string {
 		if f.Use.Need.Kind == facts.NotNone {
 			check = "if " + string(f.Use.Read) + " is None"
 		}
-		fmt.Fprintf(&b, "check it first (`%s:`) and %s, as the record's raise site checks it", check, fail)
-	case strings.EqualFold(f.Record.HandlingStrategy, "try-catch") && f.Entry.Kind == sendpath.Thread:
-		fmt.Fprintf(&b, "catch `%s` inside the loop and %s", f.Record.ClassName(), strings.Replace(fail, "this request", "the request at hand", 1))
-	case strings.EqualFold(f.Record.HandlingStrategy, "try-catch"):
-		fmt.Fprintf(&b, "catch `%s` here and %s", f.Record.ClassName(), fail)
+		fmt.Fprintf(&b, "check it first, as the record's raise site does (`%s:`), and %s", check, fail)
 	case len(f.Chain) == 0:
 		fmt.Fprintf(&b, "instead of raising, %s", fail)
+	case strings.EqualFold(f.Record.HandlingStrategy, "try-catch") && f.Entry.Kind == sendpath.Thread:
+		fmt.Fprintf(&b, "catch `%s` inside the loop and %s", f.Record.ClassName(), fail)
+	case strings.EqualFold(f.Record.HandlingStrategy, "try-catch"):
+		fmt.Fprintf(&b, "catch `%s` here and %s", f.Record.ClassName(), fail)
 	default:
 		fmt.Fprintf(&b, "check for it before this call and %s", fail)
 	}

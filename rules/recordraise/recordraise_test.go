@@ -59,9 +59,9 @@ func TestOwnRecords(t *testing.T) {
 	assert.Equal(t, "RoomSender.poll", res.Diagnostics[0].Function)
 	assert.Contains(t, res.Diagnostics[0].Message, `raises RoomTransferError("RoomTransferError(room=…): …")`)
 	assert.Contains(t, res.Diagnostics[0].Message, "so the scheduler's event loop fails instead of one request")
-	assert.Contains(t, res.Diagnostics[0].Message, "hint: catch `RoomTransferError` here and fail only this request with "+
+	assert.Contains(t, res.Diagnostics[0].Message, "hint: instead of raising, fail only this request with "+
 		"`self.kv_mgr.record_failure(...)` and `self.kv_mgr.update_status(..., KVPoll.Failed)`, as `send` does at line 53",
-		"the record's handlingStrategy (try-catch), with the backend's own way to fail a request")
+		"a raise in the entry itself, with the backend's own way to fail a request")
 }
 
 // The seed records applied to the SGL001 and SGL002 fixtures.
@@ -137,6 +137,6 @@ func TestStateTheRecordChecks(t *testing.T) {
 	assert.Equal(t, "`self.ring_descs[0]` raises IndexError when `self.ring_descs` is empty, which the record's validationCode "+
 		"checks is non-empty before its raise; nothing in send entry `RingManager.send_head` checks it and no handler fails "+
 		"just the request, so the caller fails instead of one request (record a1f0c0de0000000b ring-descriptors-empty); "+
-		"hint: check it first (`if not self.ring_descs:`) and fail only this request, as the record's raise site checks it; "+
+		"hint: check it first, as the record's raise site does (`if not self.ring_descs:`), and fail only this request; "+
 		"the record advises: Check the ring is attached before sending from it", res.Diagnostics[0].Message)
 }
