@@ -102,6 +102,11 @@ func TestWeakUnlessTheRecordsWordsAreThere(t *testing.T) {
 	})
 	assert.Equal(t, []string{"3:guard", "5:pool", "6:dead"}, siteLines(tree, set.Find(tree)),
 		"lines 2 and 4 match the patterns through holes but share no word with them")
+	for _, r := range set.Records {
+		r.FilePath = "python/sglang/srt/disaggregation/mooncake/conn.py"
+	}
+	assert.Equal(t, []string{"3:guard", "5:pool", "6:dead"}, siteLines(tree, set.FindIn(tree, "/src/sglang/srt/disaggregation/mooncake/conn.py")),
+		"another message in the recorded file is still another message: the path pins weak templates, not foreign ones")
 }
 
 // An error class whose __str__ returns a message it builds raises that

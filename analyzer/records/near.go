@@ -57,16 +57,37 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
 }
 
-// Weak reports a template whose literal text does not stand for the
+// Weak reports a template with too little literal text to stand for the
 // record on its own: no letter or digit at all (`f"{ctx}: {err}"`, `f"{a}
-// {b}"`), fewer letters and digits than the record's concrete message
-// (errorMessage) has words, or fewer than half of the words the pattern
-// requires literally. The last is needed because a match only asks that
-// some message fit both: a hole absorbs the record's text and the
-// pattern's `.*` the template's, so `f"{x} must be divisible by {y}"`
-// fits `First message should be .*\. Foreign traffic\?` without sharing
-// a word with it.
+// {b}"`), or fewer letters and digits than the record's concrete message
+// (errorMessage) has words. The record's own evidence (its filePath, its
+// sourceCode) can still pin such a template as a site.
 func (r *Record) Weak(tp Template) bool {
+	n, _ := literal(tp)
+	return n == 0 || n < len(words(r.ErrorMessage))
+}
+
+// Foreign reports a template with literal text enough to stand alone that
+// holds fewer than half of the words the pattern requires literally: a
+// match only asks that some text fit both, and a hole absorbs the
+// record's words as the pattern's `.*` absorbs the template's, so
+// `f"{x} must be divisible by {y}"` fits `First message should be .*\.
+// Foreign traffic\?` without sharing a word with it. Such a template is
+// another message; no evidence makes it a site.
+func (r *Record) Foreign(tp Template) bool {
+	if r.Weak(tp) {
+		return false
+	}
+	if r.prog == nil {
+		r.compile()
+	}
+	_, text := literal(tp)
+	return 2*shared(r.litWords, words(text)) < len(r.litWords)
+}
+
+// literal counts the template's letters and digits and returns its
+// literal text, a space for each hole.
+func literal(tp Template) (int, string) {
 	n := 0
 	var text strings.Builder
 	for _, p := range tp {
@@ -81,13 +102,7 @@ func (r *Record) Weak(tp Template) bool {
 			}
 		}
 	}
-	if n == 0 || n < len(words(r.ErrorMessage)) {
-		return true
-	}
-	if r.prog == nil {
-		r.compile()
-	}
-	return 2*shared(r.litWords, words(text.String())) < len(r.litWords)
+	return n, text.String()
 }
 
 // shared counts the words of want that have holds, each use once.

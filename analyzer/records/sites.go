@@ -150,7 +150,7 @@ func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, 
 	}
 	var conds []Cond
 	for _, r := range recs {
-		if !r.MatchTemplate(tp) {
+		if !r.MatchTemplate(tp) || r.Foreign(tp) {
 			continue
 		}
 		ev := Evidence{Path: r.HintScore(path), Weak: r.Weak(tp)}
