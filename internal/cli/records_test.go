@@ -262,6 +262,6 @@ func TestExplainLoadedRecordShowsSGL010(t *testing.T) {
 	o := runMain(t, dir, nil, "--records", recs, "explain", "a1f0c0de0000000b", ".")
 	require.Equal(t, ExitClean, o.code, o.stderr)
 	assert.Contains(t, o.stdout, "Findings derived from it: 3.\n")
-	assert.Contains(t, o.stdout, "state.py:38:33 SGL010 `self.ring_descs[0]` raises IndexError when `self.ring_descs` is empty")
+	assert.Contains(t, o.stdout, "state.py:44:33 SGL010 `self.ring_descs[0]` raises IndexError when `self.ring_descs` is empty")
 	assert.Contains(t, o.stdout, "The full messages: `sglint --records "+filepath.Join(recs, "a1f0c0de0000000b.json")+" --select SGL010 .`.")
 }

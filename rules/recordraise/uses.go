@@ -64,7 +64,7 @@ func useFindings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 		for n := range t.OwnScope(def) {
 			for _, u := range usesAt(t, n, aliases, byNameKeys(byName)) {
 				for _, nd := range byName[u.name] {
-					if nd.req.Kind != u.kind || !evidence[[2]any{u.name, u.kind}] {
+					if nd.req.Kind != u.kind || !evidenceAt(ix, fn, u, evidence) {
 						continue
 					}
 					// The first use in the function stands for the later
@@ -235,10 +235,9 @@ func excluded(u use) []facts.Fact {
 }
 
 // stateEvidence says, per attribute name and needed check, whether some
-// KV class shows the state can fail it: an attribute assigned None or
-// declared Optional (for not None), or assigned an empty collection or
-// None (for non-empty). A check on state no KV class ever leaves empty or
-// None names nothing to guard: its uses are not reported.
+// KV class shows the state can fail it (canFail). A check on state no KV
+// class ever leaves empty or None names nothing to guard: its uses are not
+// reported.
 func stateEvidence(ix *pymodel.Index, paths *sendpath.Paths) map[[2]any]bool {
 	out := map[[2]any]bool{}
 	files := map[int32]bool{}
@@ -257,24 +256,51 @@ func stateEvidence(ix *pymodel.Index, paths *sendpath.Paths) map[[2]any]bool {
 				if strings.ContainsAny(name, ".[") {
 					continue
 				}
-				info := ix.Attr(c, name)
-				if info.Optional {
-					out[[2]any{name, facts.NotNone}] = true
-					out[[2]any{name, facts.Truthy}] = true
-				}
-				for _, a := range info.Assigns {
-					var v pymodel.ValueKind
-					if a.Field >= 0 {
-						v = ix.Files[a.Class.File].Summary.Classes[a.Class.Class].Fields[a.Field].Value
-					} else {
-						v = ix.Use(a.Use).Value
-					}
-					if v.IsEmptyCollection() || v == pymodel.ValueNone {
-						out[[2]any{name, facts.Truthy}] = true
+				for _, k := range []facts.Kind{facts.NotNone, facts.Truthy} {
+					if canFail(ix, c, name, k) {
+						out[[2]any{name, k}] = true
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// canFail: instances of c can hold attribute name in a state that fails
+// check k: assigned None or declared Optional (either check), or assigned
+// an empty collection (non-empty).
+func canFail(ix *pymodel.Index, c pymodel.ClassRef, name string, k facts.Kind) bool {
+	info := ix.Attr(c, name)
+	if info.Optional {
+		return true
+	}
+	if k != facts.Truthy {
+		return false
+	}
+	for _, a := range info.Assigns {
+		var v pymodel.ValueKind
+		if a.Field >= 0 {
+			v = ix.Files[a.Class.File].Summary.Classes[a.Class.Class].Fields[a.Field].Value
+		} else {
+			v = ix.Use(a.Use).Value
+		}
+		if v.IsEmptyCollection() || v == pymodel.ValueNone {
+			return true
+		}
+	}
+	return false
+}
+
+// evidenceAt decides for one use: when the class of the object the state
+// is read from is known (`self.peer` typed `PeerInfo`), that class must
+// show the state can fail the check; otherwise some KV class must.
+func evidenceAt(ix *pymodel.Index, fn pymodel.FuncRef, u use, global map[[2]any]bool) bool {
+	p := string(u.state)
+	if i := strings.LastIndexByte(p, '.'); i > 0 {
+		if c, ok := ix.TypeOf(fn.File, fn.Func, p[:i]); ok {
+			return canFail(ix, c, u.name, u.kind)
+		}
+	}
+	return global[[2]any{u.name, u.kind}]
 }

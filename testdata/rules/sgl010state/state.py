@@ -16,6 +16,12 @@ class PeerInfo:
     dst_mem_kind: Optional[str] = None
 
 
+@dataclass
+class FixedPeer:
+    name: str
+    dst_mem_kind: str = "cuda"
+
+
 class RingManager(BaseKVManager):
     def __init__(self, engine, jobs, depth):
         self.engine = engine
@@ -65,9 +71,10 @@ class RingManager(BaseKVManager):
 
 
 class RingSender(BaseKVSender):
-    def __init__(self, mgr: RingManager, peer: PeerInfo):
+    def __init__(self, mgr: RingManager, peer: PeerInfo, fixed: FixedPeer):
         self.kv_mgr = mgr
         self.peer = peer
+        self.fixed = fixed
 
     def send(self, pages):
         return self.kv_mgr.engine.post(pages, kind=self.peer.dst_mem_kind.upper())  # want: SGL010 "raises AttributeError when `self.peer.dst_mem_kind` is None.*scheduler's event loop fails"
@@ -79,3 +86,6 @@ class RingSender(BaseKVSender):
 
     def poll(self):
         return self.peer.name.upper()
+
+    def abort(self):
+        return self.fixed.dst_mem_kind.upper()
