@@ -13,6 +13,8 @@ func FuzzFind(f *testing.F) {
 	f.Add("assert a, 'm %(k' % d\n", `m \d+(`)
 	f.Add("raise E('{' .format(1))\nraise E('\\", "(?i)^$")
 	f.Add("def f():\n  m = m\n  raise E(m)\n", "a|b*")
+	f.Add("class E(Exception):\n  def __str__(self):\n    return f'E({self.r}): {self.m}'\nraise E(1, 2)\n", `E\(\d+\): .*`)
+	f.Add("h = mgr.h\nassert h is not None\nassert mgr.descs\n", "")
 	p := syntax.NewParser()
 	defer p.Close()
 	f.Fuzz(func(t *testing.T, src, pattern string) {
@@ -28,5 +30,7 @@ func FuzzFind(f *testing.F) {
 		for _, s := range set.Find(tree) {
 			CondText(tree, s.Conds)
 		}
+		// The same source as a record's guard fields.
+		(&Record{ValidationCode: src, TypeGuard: src, TryCatchPattern: src}).Required()
 	})
 }
