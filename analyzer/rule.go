@@ -81,6 +81,10 @@ type Rule struct {
 	// name. If the value has a `Validate() error` method, the loader calls
 	// it after decoding. The rule reads the value through Pass.Options.
 	Options func() any
+	// MovedOptions are option keys the rule once had, with where each
+	// lives now ("[tool.sglint.kv-scope] raising-methods"): a config that
+	// still sets one is told where it went.
+	MovedOptions map[string]string
 	// Run inspects pass.File and reports through pass.Report.
 	Run func(pass *Pass) error
 }

@@ -352,6 +352,22 @@ func anyMap[V any](m map[string]V) map[string]any {
 	return out
 }
 
+// movedKeys lists, sorted, the keys of a rule's table that the rule no
+// longer reads because they moved (Rule.MovedOptions).
+func movedKeys(r *analyzer.Rule, table any) []string {
+	m, ok := table.(map[string]any)
+	if !ok || len(r.MovedOptions) == 0 {
+		return nil
+	}
+	var out []string
+	for _, k := range sortedKeys(m) {
+		if _, ok := r.MovedOptions[k]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // ruleOptions decodes [rules.<ID>] tables into the values the rules' Options
 // hooks return, then runs their Validate methods.
 func (d *decoder) ruleOptions(path []string, tables map[string]any, rules []*analyzer.Rule) map[string]any {
@@ -372,7 +388,14 @@ func (d *decoder) ruleOptions(path []string, tables map[string]any, rules []*ana
 		case r == nil:
 			d.errorf(rpath, "unknown rule ID%s", didYouMean(id, ids))
 			continue
-		case r.Options == nil:
+		}
+		if moved := movedKeys(r, tables[id]); len(moved) > 0 {
+			for _, m := range moved {
+				d.errorf(append(slices.Clone(rpath), m), "moved to %s (one setting for every rule that reads it)", r.MovedOptions[m])
+			}
+			continue
+		}
+		if r.Options == nil {
 			d.errorf(rpath, "rule %s (%s) has no options", r.ID, r.Name)
 			continue
 		}

@@ -46,7 +46,8 @@ func testRules() []*analyzer.Rule {
 		{ID: "SGL000", Name: "syntax-error", Title: "t", Doc: "d", Run: run},
 		{ID: "SGL001", Name: "kv-send-without-guard", Title: "t", Doc: "d", Run: run,
 			Options: func() any { return &sendOptions{SendEntries: []string{"send"}, MaxDepth: 3} }},
-		{ID: "SGL002", Name: "unchecked-status", Title: "t", Doc: "d", Run: run},
+		{ID: "SGL002", Name: "unchecked-status", Title: "t", Doc: "d", Run: run,
+			MovedOptions: map[string]string{"raising": "[tool.sglint.kv-scope] raising"}},
 		{ID: "SGL010", Name: "other-thing", Title: "t", Doc: "d", Run: run},
 		{ID: "SGL100", Name: "unused-noqa", Title: "t", Doc: "d", Run: run, DefaultOff: true},
 	}
@@ -156,6 +157,8 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`2:20: tool.sglint.rules.kv-send-without-guard: rule options are keyed by rule ID: use SGL001`}},
 		{"rule without options", "rules.SGL002.x = 1",
 			[]string{`2:7: tool.sglint.rules.SGL002: rule SGL002 (unchecked-status) has no options`}},
+		{"moved option key", "[tool.sglint.rules.SGL002]\nraising = [\"f\"]",
+			[]string{`3:1: tool.sglint.rules.SGL002.raising: moved to [tool.sglint.kv-scope] raising (one setting for every rule that reads it)`}},
 		{"unknown option key", "[tool.sglint.rules.SGL001]\nsend-entry = [\"a\"]",
 			[]string{`3:1: tool.sglint.rules.SGL001.send-entry: unknown key (did you mean "send-entries"?)`}},
 		{"option wrong type", "[tool.sglint.rules.SGL001]\nmax-depth = 2.5",

@@ -34,6 +34,7 @@ var Rule = &analyzer.Rule{
 	RecordFields: []string{"tryCatchPattern", "handlingStrategy"},
 	Sections:     []*analyzer.Section{sendpath.Section},
 	Demand:       sendpath.Demand,
+	MovedOptions: map[string]string{"raising-methods": "[tool.sglint.kv-scope] raising-methods"},
 	Run:          run,
 }
 
