@@ -45,8 +45,16 @@ func useFindings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 	}
 	ix := paths.Index()
 	evidence := stateEvidence(ix, paths)
+	wanted := func(name string) bool { return len(byName[name]) > 0 }
+	// The first use in a function stands for the later ones: past it, the
+	// state was good (or the error left).
+	type useKey struct {
+		fn     pymodel.FuncRef
+		read   facts.Path
+		record string
+	}
 	var out []finding
-	seen := map[[2]any]bool{}
+	seen := map[useKey]bool{}
 	for _, fn := range paths.Funcs() {
 		file := paths.File(fn.File)
 		if file == nil || file.Model < 0 {
@@ -62,14 +70,12 @@ func useFindings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 		}
 		aliases := localAliases(t, def)
 		for n := range t.OwnScope(def) {
-			for _, u := range usesAt(t, n, aliases, byNameKeys(byName)) {
+			for _, u := range usesAt(t, n, aliases, wanted) {
 				for _, nd := range byName[u.name] {
 					if nd.req.Kind != u.kind || !evidenceAt(ix, fn, u, evidence) {
 						continue
 					}
-					// The first use in the function stands for the later
-					// ones: past it, the state was good (or the error left).
-					k := [2]any{pymodel.FuncRef(fn), [2]any{u.path, nd.rec.ID}}
+					k := useKey{fn, u.path, nd.rec.ID}
 					if seen[k] {
 						continue
 					}
@@ -93,10 +99,6 @@ func useFindings(proj *analyzer.Project, paths *sendpath.Paths) []finding {
 		}
 	}
 	return out
-}
-
-func byNameKeys[V any](m map[string]V) func(string) bool {
-	return func(s string) bool { _, ok := m[s]; return ok }
 }
 
 // use is a candidate use: the state's name, the check it needs, the path
