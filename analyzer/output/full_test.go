@@ -47,6 +47,13 @@ func TestSplitMessage(t *testing.T) {
 				why: "RuntimeError(\"No plan for peer …\") from `M._plan_for` can escape send entry `M.send_aux` through this call when " +
 					"`info.plan is None`: no check on the way excludes it",
 				help: "Check that the peer's plan exists"}},
+		{"a cut before ', which' leaves no comma",
+			"`handler.is_staging_room` raises AttributeError when `handler` (bound to `self._staging_handler`) is None, which the " +
+				"record's validationCode checks is not None before its raise; nothing in thread target `M.t` checks it",
+			"",
+			parts{heading: "`handler.is_staging_room` raises AttributeError when `handler` is None",
+				why: "`handler.is_staging_room` raises AttributeError when `handler` (bound to `self._staging_handler`) is None, which the " +
+					"record's validationCode checks is not None before its raise; nothing in thread target `M.t` checks it"}},
 		{"separators inside code do not cut", "`a; b: c. D` is wrong here: " + strings.Repeat("more words ", 10) + "end",
 			"", parts{heading: "`a; b: c. D` is wrong here", why: strings.Repeat("more words ", 10) + "end"}},
 		{"no shape: the title, and the message whole", strings.Repeat("words ", 20) + "end",

@@ -221,7 +221,10 @@ func fittingPrefix(clause string) string {
 	scan(clause, func(i int) bool {
 		for _, c := range cuts {
 			if strings.HasPrefix(clause[i:], c) {
-				if p := strings.TrimSpace(clause[:i]); utf8.RuneCountInString(p) <= headingMax && len(p) > len(best) {
+				// A cut before ", which" leaves the comma: a heading does
+				// not end on one.
+				p := strings.TrimRight(strings.TrimSpace(clause[:i]), ",;:")
+				if utf8.RuneCountInString(p) <= headingMax && len(p) > len(best) {
 					best = p
 				}
 			}
