@@ -240,3 +240,17 @@ func TestParenTop(t *testing.T) {
 	assert.Equal(t, a, tree.Unparen(top))
 	assert.Equal(t, b, tree.ParenTop(b), "nothing to climb")
 }
+
+// ConstantIndex: an integer literal key, negated or parenthesised; not a
+// slice, a name or a string.
+func TestConstantIndex(t *testing.T) {
+	tree := parse(t, "x[0]\nx[-1]\nx[(-2)]\nx[1:]\nx[i]\nx['k']\nf(0)\n")
+	var got []bool
+	for n := range tree.Len() {
+		id := NodeID(n)
+		if tree.Kind(id) == Subscript || tree.Kind(id) == Call {
+			got = append(got, tree.ConstantIndex(id))
+		}
+	}
+	assert.Equal(t, []bool{true, true, true, false, false, false, false}, got)
+}

@@ -237,6 +237,20 @@ func (t *Tree) ParenTop(n NodeID) NodeID {
 	return n
 }
 
+// ConstantIndex reports a subscript whose key is an integer literal,
+// possibly negated (`x[0]`, `x[(-1)]`): the index that fails on an empty
+// sequence, where a slice or a computed key may rightly do nothing.
+func (t *Tree) ConstantIndex(subscript NodeID) bool {
+	if t.Kind(subscript) != Subscript {
+		return false
+	}
+	key := t.Unparen(t.Field(subscript, FSubscript))
+	if t.Kind(key) == UnaryOperator {
+		key = t.Unparen(t.Field(key, FArgument))
+	}
+	return t.Kind(key) == Integer
+}
+
 // Position is a 1-based line and a 1-based column counted in Unicode code
 // points (what editors and SARIF's "unicodeCodePoints" column kind expect).
 type Position struct {

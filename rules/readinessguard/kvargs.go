@@ -197,12 +197,7 @@ func raisesWhenEmpty(t *syntax.Tree, n syntax.NodeID, k useKind) bool {
 	case useUnpack, useDiv:
 		return true
 	case useIndex:
-		sub := t.Parent(t.ParenTop(n))
-		key := t.Unparen(t.Field(sub, syntax.FSubscript))
-		if t.Kind(key) == syntax.UnaryOperator {
-			key = t.Unparen(t.Field(key, syntax.FArgument))
-		}
-		return t.Kind(key) == syntax.Integer
+		return t.ConstantIndex(t.Parent(t.ParenTop(n)))
 	}
 	return false
 }

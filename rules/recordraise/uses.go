@@ -148,7 +148,7 @@ func usesAt(t *syntax.Tree, n syntax.NodeID, aliases map[string]facts.Path, want
 	if !wanted(name) {
 		return nil
 	}
-	if t.Kind(n) == syntax.Subscript && constIndex(t, t.Field(n, syntax.FSubscript)) {
+	if t.ConstantIndex(n) {
 		out = append(out, use{name, facts.Truthy, facts.Path(p), state, "IndexError"})
 	}
 	exc := "AttributeError"
@@ -210,15 +210,6 @@ func target(t *syntax.Tree, n syntax.NodeID) bool {
 		return false
 	}
 	return false
-}
-
-// constIndex: an integer literal, possibly negated.
-func constIndex(t *syntax.Tree, n syntax.NodeID) bool {
-	n = t.Unparen(n)
-	if t.Kind(n) == syntax.UnaryOperator {
-		n = t.Field(n, syntax.FArgument)
-	}
-	return t.Kind(n) == syntax.Integer
 }
 
 // excluded are the facts any one of which rules the use out.
