@@ -85,16 +85,15 @@ func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	}
 	var out []Site
 	asserts := s.byClass["AssertionError"]
-	subs := s.subclasses(t)
-	var strs map[string]syntax.NodeID
+	var classes *fileClasses // read at the first raise: most files have none
 	for i, n := 0, t.Len(); i < n; i++ {
 		id := syntax.NodeID(i)
 		switch t.Kind(id) {
 		case syntax.RaiseStatement:
-			if strs == nil {
-				strs = strMessages(t)
+			if classes == nil {
+				classes = s.classesOf(t)
 			}
-			out = s.raiseSites(t, id, path, subs, strs, out)
+			out = s.raiseSites(t, id, path, classes, out)
 		case syntax.AssertStatement:
 			if len(asserts) > 0 {
 				out = assertSites(t, id, asserts, path, out)
@@ -104,7 +103,7 @@ func (s *Set) FindIn(t *syntax.Tree, path string) []Site {
 	return out
 }
 
-func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, subs map[string][]*Record, strs map[string]syntax.NodeID, out []Site) []Site {
+func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, classes *fileClasses, out []Site) []Site {
 	exc := syntax.NoNode
 	for c := range t.NamedChildren(stmt) {
 		if t.FieldOf(c) != syntax.FCause {
@@ -120,12 +119,12 @@ func (s *Set) raiseSites(t *syntax.Tree, stmt syntax.NodeID, path string, subs m
 	name := className(t, class)
 	recs := s.byClass[name]
 	if len(recs) == 0 {
-		recs = subs[name]
+		recs = classes.subs[name]
 	}
 	if len(recs) == 0 {
 		return out
 	}
-	msg, own := strs[name]
+	msg, own := classes.strs[name]
 	if !own {
 		msg = firstPositional(t, t.Field(exc, syntax.FArguments))
 	}
@@ -168,12 +167,24 @@ func matchSites(t *syntax.Tree, stmt, class, msg syntax.NodeID, recs []*Record, 
 	return out
 }
 
-// subclasses maps the exception classes t defines that derive, through
-// classes t defines, from a class some record names, to those records:
-// `class RoomGoneError(TransferError)` raises TransferError's records.
-// Only the file's own classes are followed, so that a file's sites depend
-// on the file alone (the cache keeps them by its content).
-func (s *Set) subclasses(t *syntax.Tree) map[string][]*Record {
+// fileClasses is what the classes a file defines say about its raises.
+type fileClasses struct {
+	// subs maps the exception classes the file defines that derive,
+	// through classes it defines, from a class some record names, to those
+	// records: `class RoomGoneError(TransferError)` raises TransferError's
+	// records. Only the file's own classes are followed, so that a file's
+	// sites depend on the file alone (the cache keeps them by its content).
+	subs map[string][]*Record
+	// strs maps the classes whose `__str__` returns a message it builds
+	// (`return f"TransferError(room={self.room}): {self.reason}"`) to that
+	// expression: what such an error prints is that message, whatever the
+	// arguments of the raise (`raise TransferError(room, reason)`).
+	strs map[string]syntax.NodeID
+}
+
+// classesOf reads t's class definitions once for both maps.
+func (s *Set) classesOf(t *syntax.Tree) *fileClasses {
+	fc := &fileClasses{strs: map[string]syntax.NodeID{}}
 	bases := map[string][]string{}
 	for i, n := 0, t.Len(); i < n; i++ {
 		c := syntax.NodeID(i)
@@ -186,11 +197,14 @@ func (s *Set) subclasses(t *syntax.Tree) map[string][]*Record {
 				bases[name] = append(bases[name], bn)
 			}
 		}
+		if e := strMessage(t, c); e != syntax.NoNode {
+			fc.strs[name] = e
+		}
 	}
 	if len(bases) == 0 {
-		return nil
+		return fc
 	}
-	out := map[string][]*Record{}
+	fc.subs = map[string][]*Record{}
 	var visit func(name string, seen map[string]bool) []*Record
 	visit = func(name string, seen map[string]bool) []*Record {
 		if seen[name] {
@@ -213,43 +227,31 @@ func (s *Set) subclasses(t *syntax.Tree) map[string][]*Record {
 		}
 		if recs := visit(name, map[string]bool{}); len(recs) > 0 {
 			slices.SortFunc(recs, func(a, b *Record) int { return strings.Compare(a.ID, b.ID) })
-			out[name] = slices.Compact(recs) // a diamond reaches a record twice
+			fc.subs[name] = slices.Compact(recs) // a diamond reaches a record twice
 		}
 	}
-	return out
+	return fc
 }
 
-// strMessages maps the classes t defines whose `__str__` returns a
-// message it builds (`return f"TransferError(room={self.room}): {self.reason}"`)
-// to that expression: what such an error prints is that message, whatever
-// the arguments of the raise (`raise TransferError(room, reason)`).
-func strMessages(t *syntax.Tree) map[string]syntax.NodeID {
-	out := map[string]syntax.NodeID{}
-	for i, n := 0, t.Len(); i < n; i++ {
-		c := syntax.NodeID(i)
-		if t.Kind(c) != syntax.ClassDefinition {
+// strMessage is the expression class c's `__str__` returns last, NoNode
+// when it has none.
+func strMessage(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {
+	for m := range t.NamedChildren(t.Field(c, syntax.FBody)) {
+		if t.Kind(m) == syntax.DecoratedDefinition {
+			m = t.Field(m, syntax.FDefinition)
+		}
+		if t.Kind(m) != syntax.FunctionDefinition || t.Text(t.Field(m, syntax.FName)) != "__str__" {
 			continue
 		}
-		for m := range t.NamedChildren(t.Field(c, syntax.FBody)) {
-			if t.Kind(m) == syntax.DecoratedDefinition {
-				m = t.Field(m, syntax.FDefinition)
-			}
-			if t.Kind(m) != syntax.FunctionDefinition || t.Text(t.Field(m, syntax.FName)) != "__str__" {
-				continue
-			}
-			body := t.Field(m, syntax.FBody)
-			last := syntax.NoNode
-			for st := range t.NamedChildren(body) {
-				last = st
-			}
-			if t.Kind(last) == syntax.ReturnStatement {
-				if e := t.NamedChild(last, 0); e != syntax.NoNode {
-					out[t.Text(t.Field(c, syntax.FName))] = e
-				}
-			}
+		last := syntax.NoNode
+		for st := range t.NamedChildren(t.Field(m, syntax.FBody)) {
+			last = st
+		}
+		if t.Kind(last) == syntax.ReturnStatement {
+			return t.NamedChild(last, 0)
 		}
 	}
-	return out
+	return syntax.NoNode
 }
 
 // className is the last part of a class expression: `RuntimeError`,

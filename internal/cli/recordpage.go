@@ -90,10 +90,8 @@ func recordInTree(r *records.Record, paths []string, configFile string, stderr i
 	if !r.Builtin {
 		// A loaded record: SGL010 checks it, at its raise sites and the
 		// other uses of the state its checks name.
-		for _, rule := range registry() {
-			if rule.ID == "SGL010" {
-				rules = append(rules, rule)
-			}
+		if rule := findRule("SGL010"); rule != nil {
+			rules = append(rules, rule)
 		}
 	}
 	recs := []*records.Record{r}
