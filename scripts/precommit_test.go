@@ -229,8 +229,5 @@ func TestPreCommitWheelHookWithoutGo(t *testing.T) {
 	assert.Equal(t, 0, code, "%s", out2)
 	assert.Regexp(t, `sglint\.+Passed`, out2)
 	// try-repo keeps the hook's environment in a temporary store: that the
-	// hook ran sglint with no Go to build it is the proof.
-	for _, dir := range noGo {
-		assert.NoFileExists(t, filepath.Join(dir, "go"))
-	}
+	// hook ran sglint with no Go on PATH to build it is the proof.
 }

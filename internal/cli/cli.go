@@ -519,7 +519,7 @@ func leadingFlags(args []string) []string {
 			strings.HasPrefix(a, "-records=") || strings.HasPrefix(a, "-config="):
 			i++
 		default:
-			if i > 0 && i < len(args) && (a == "explain" || a == "records") {
+			if i > 0 && (a == "explain" || a == "records") {
 				return slices.Concat([]string{a}, args[:i], args[i+1:])
 			}
 			return args

@@ -204,7 +204,7 @@ func TestHelpFitsOneScreen(t *testing.T) {
 func TestUsageListsEveryFlag(t *testing.T) {
 	for _, flag := range []string{"--format", "--select", "--ignore", "--exclude", "--exit-zero", "-j, --jobs", "--version", "--add-noqa",
 		"--extend-select", "--config", "--respect-gitignore", "--baseline", "--write-baseline", "--statistics", "--stdin-filename", "--records",
-		"--all-files", "--cache-dir", "--no-cache", "--stats", "--color", "-q, --quiet", "--output-file", "--show-files", "--show-settings"} {
+		"--all-files", "--cache-dir", "--no-cache", "--stats", "--color", "-q, --quiet", "--output-file", "--show-files", "--show-settings", "--fix"} {
 		assert.Contains(t, usage, flag)
 	}
 }

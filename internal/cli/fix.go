@@ -64,7 +64,7 @@ func applyFixes(ds []analyzer.Diagnostic, set *inputSet, stderr io.Writer) (left
 			left = append(left, ds[i])
 		}
 	}
-	if len(fixed) > 0 || len(paths) > 0 {
+	if len(paths) > 0 {
 		fmt.Fprintf(stderr, "sglint: fixed %d finding(s) in %d file(s)\n", len(fixed), files)
 	}
 	return left, ok

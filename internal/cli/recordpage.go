@@ -12,6 +12,7 @@ import (
 	"github.com/sglint/sglint/analyzer/config"
 	"github.com/sglint/sglint/analyzer/facts"
 	"github.com/sglint/sglint/analyzer/records"
+	"github.com/sglint/sglint/rules/recordraise"
 )
 
 // recordPage is what `sglint explain <record id>` prints: what sglint
@@ -48,8 +49,8 @@ func derivation(r *records.Record) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nSGL010 (record-raise-reachable) also reports the send entries that can fail with it, " +
-		"when the record is loaded with --records.\n")
+	fmt.Fprintf(&b, "\n%s (%s) also reports the KV entries that can fail with it, and the other uses of the state "+
+		"its checks name, when the record is loaded with --records.\n", recordraise.Rule.ID, recordraise.Rule.Name)
 	return b.String()
 }
 
@@ -90,9 +91,7 @@ func recordInTree(r *records.Record, paths []string, configFile string, stderr i
 	if !r.Builtin {
 		// A loaded record: SGL010 checks it, at its raise sites and the
 		// other uses of the state its checks name.
-		if rule := findRule("SGL010"); rule != nil {
-			rules = append(rules, rule)
-		}
+		rules = append(rules, recordraise.Rule)
 	}
 	recs := []*records.Record{r}
 	near := r.Near()
@@ -102,13 +101,7 @@ func recordInTree(r *records.Record, paths []string, configFile string, stderr i
 	res := checker.Run(found.inputs, checker.Options{Rules: rules, Jobs: runtime.NumCPU(), Root: found.root,
 		RuleOptions: cfg.RuleOptions, SectionOptions: cfg.SectionOptions, Records: records.NewSet(recs),
 		Full: true}) // every file: a raise site can be anywhere
-	for _, p := range res.Problems {
-		if found.context[p.Path] && !p.Internal {
-			continue
-		}
-		fmt.Fprintf(stderr, "sglint: %s\n", p)
-		failed = failed || !p.Warning
-	}
+	failed = printRunProblems(stderr, found, res.Problems) || failed
 	var rows, close []siteRow
 	for _, s := range res.RaiseSites {
 		switch {

@@ -156,13 +156,7 @@ func listRecords(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Only the raise sites are wanted: no rules. Context files are loaded
 	// as for a check but their sites are not counted.
 	res := checker.Run(found.inputs, checker.Options{Jobs: o.jobs, Root: found.root, Records: set})
-	for _, p := range res.Problems {
-		if found.context[p.Path] && !p.Internal {
-			continue
-		}
-		fmt.Fprintf(stderr, "sglint: %s\n", p)
-		failed = failed || !p.Warning
-	}
+	failed = printRunProblems(stderr, found, res.Problems) || failed
 	sites := map[*records.Record][]siteRow{}
 	for _, s := range res.RaiseSites {
 		if s.File.Report {
@@ -458,13 +452,12 @@ func explainTarget(key string, paths []string, configFile string, flagRecords []
 	if s, ok := didyoumean.Closest(key, names); ok {
 		hint = fmt.Sprintf(" (did you mean %s?)", s)
 	}
-	if rs := derivedRules(key); len(rpaths) == 0 && hint == "" && (len(rs) > 0 || looksLikeRecordID(key)) {
-		// A record id, and nothing to look it up in: say so, not "unknown rule".
+	if len(rpaths) == 0 && hint == "" && looksLikeRecordID(key) {
+		// A record id, and nothing to look it up in: say so, not "unknown
+		// rule". (The records the rules derive from ship with sglint and are
+		// found before this.)
 		fmt.Fprintf(stderr, "sglint: no error records are loaded, so record %q cannot be explained\n", key)
 		fmt.Fprintln(stderr, loadRecordsHint)
-		if len(rs) > 0 {
-			fmt.Fprintf(stderr, "Derived from it: %s; see 'sglint explain %s'.\n", ruleList(rs), rs[0].ID)
-		}
 		return "", ExitError
 	}
 	what := "rule"
@@ -496,22 +489,18 @@ func derivedRules(id string) []*analyzer.Rule {
 	return out
 }
 
-// checkedBy names the rules that check a record: those derived from it,
-// then SGL010, which reports send entries that can fail with any record.
-func checkedBy(id string) string {
-	derived := derivedRules(id)
-	if len(derived) == 0 {
-		return "Checked by SGL010 (record-raise-reachable)."
+// printRunProblems prints the problems of a records run, leaving out those
+// of context files (loaded only for what they define), and reports
+// whether one is an error.
+func printRunProblems(stderr io.Writer, found *inputSet, problems []analyzer.Problem) (failed bool) {
+	for _, p := range problems {
+		if found.context[p.Path] && !p.Internal {
+			continue
+		}
+		fmt.Fprintf(stderr, "sglint: %s\n", p)
+		failed = failed || !p.Warning
 	}
-	return fmt.Sprintf("Rules derived from it: %s. Also checked by SGL010 (record-raise-reachable).", ruleList(derived))
-}
-
-func ruleList(rs []*analyzer.Rule) string {
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		parts[i] = fmt.Sprintf("%s (%s)", r.ID, r.Name)
-	}
-	return strings.Join(parts, ", ")
+	return failed
 }
 
 // looksLikeRecordID is the shape of the records' ids: 16 hexadecimal
