@@ -104,16 +104,22 @@ func offset(src []byte, starts []uint32, p syntax.Position) (int, bool) {
 	return at, true
 }
 
+// errorsIn counts the syntax errors of src: ERROR nodes and tokens the
+// parser had to invent (MISSING), at least one when the tree is not clean
+// (an error the walk does not see).
 func errorsIn(p *syntax.Parser, src []byte) int {
 	t, err := p.Parse(src)
 	if err != nil {
 		return 1 << 30
 	}
+	if t.Clean() {
+		return 0
+	}
 	n := 0
 	for i := 0; i < t.Len(); i++ {
-		if t.IsError(syntax.NodeID(i)) {
+		if id := syntax.NodeID(i); t.IsError(id) || t.IsMissing(id) {
 			n++
 		}
 	}
-	return n
+	return max(n, 1)
 }

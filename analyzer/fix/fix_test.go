@@ -31,6 +31,10 @@ func TestApply(t *testing.T) {
 	assert.Error(t, err, "outside the file")
 	_, err = Apply(p, []byte(src), []analyzer.TextEdit{edit(1, 1, 1, 8, "x = (")})
 	assert.ErrorContains(t, err, "would not parse")
+	// An error tree-sitter reports only as a missing token (no ERROR node)
+	// still counts.
+	_, err = Apply(p, []byte("def f():\n    pass\n"), []analyzer.TextEdit{edit(1, 7, 1, 8, " ")})
+	assert.ErrorContains(t, err, "would not parse")
 	_, err = Apply(p, []byte(src), []analyzer.TextEdit{edit(1, 1, 1, 8, "a"), edit(1, 5, 1, 9, "b")})
 	assert.ErrorContains(t, err, "overlapping")
 }

@@ -113,11 +113,11 @@ func (t *Tree) nextSibling(n NodeID) NodeID {
 	return NoNode
 }
 
-// IsError reports an ERROR node (tree-sitter's recovery wrapper).
 // Clean reports a tree known to have no error, hidden ones included (a
 // missing token the walk does not see): a fresh parse always knows.
 func (t *Tree) Clean() bool { return t.clean }
 
+// IsError reports an ERROR node (tree-sitter's recovery wrapper).
 func (t *Tree) IsError(n NodeID) bool { return t.node(n).flags&flagError != 0 }
 
 // Text is the source text of n.
