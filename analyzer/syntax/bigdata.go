@@ -42,10 +42,11 @@ func (p *Parser) shrinkData(src []byte) []byte {
 		return src
 	}
 	out := bytes.Clone(src)
+	var scratch []Node // one node buffer for every batch's check
 	for _, r := range regions {
 		kept := false
 		for _, b := range batches(src, r) {
-			if p.batchHasError(src[r.open], src[b.open:b.close], src[r.close]) {
+			if p.batchHasError(src[r.open], src[b.open:b.close], src[r.close], &scratch) {
 				kept = true // left in place: the parse of the file reports it
 				continue
 			}
@@ -64,14 +65,14 @@ func (p *Parser) shrinkData(src []byte) []byte {
 			}
 		}
 	}
-	p.shrinkStatements(out)
+	p.shrinkStatements(out, &scratch)
 	return out
 }
 
 // shrinkStatements blanks, in src (already shrunk of its literals), the
 // top-level statements past the first modelBudget bytes of code, batch by
 // batch, keeping a batch with a syntax error.
-func (p *Parser) shrinkStatements(src []byte) {
+func (p *Parser) shrinkStatements(src []byte, scratch *[]Node) {
 	starts := statementStarts(src)
 	kept := 0
 	first := len(starts)
@@ -96,7 +97,7 @@ func (p *Parser) shrinkStatements(src []byte) {
 			end = starts[j]
 		}
 		b := src[starts[i]:end]
-		if _, clean, err := parseFlat(p.mem, b, nil, &p.Timing); err == nil && clean {
+		if p.parsesClean(b, scratch) {
 			blank(b)
 		}
 		i = j
@@ -185,14 +186,23 @@ func blank(b []byte) {
 
 // batchHasError parses elements wrapped in their brackets: a call's for
 // parentheses (`f(x=1, *a)`, `f(g for g in h)`, a tuple's elements alike).
-func (p *Parser) batchHasError(open byte, elems []byte, close byte) bool {
+func (p *Parser) batchHasError(open byte, elems []byte, close byte, scratch *[]Node) bool {
 	src := make([]byte, 0, len(elems)+3)
 	if open == '(' {
 		src = append(src, 'f')
 	}
 	src = append(append(append(src, open), elems...), close)
-	_, clean, err := parseFlat(p.mem, src, nil, &p.Timing)
-	return err != nil || !clean
+	return !p.parsesClean(src, scratch)
+}
+
+// parsesClean reports whether src parses without an error, flattening
+// into *scratch (grown as needed and kept): the batches of one file are
+// checked one after another, and a fresh buffer for each cost five times
+// the memory of the whole check.
+func (p *Parser) parsesClean(src []byte, scratch *[]Node) bool {
+	nodes, clean, err := parseFlat(p.mem, src, *scratch, &p.Timing)
+	*scratch = nodes
+	return err == nil && clean
 }
 
 // batches splits the inside of r at its top-level commas into runs of
