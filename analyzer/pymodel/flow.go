@@ -2,7 +2,6 @@ package pymodel
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -497,13 +496,10 @@ func (fl *Flow) translateAll(site CallSite, cal Callee, fs []facts.Fact, toCalle
 	return out
 }
 
-// callAt finds the call whose node is n in file fi (calls are in preorder,
-// so their nodes increase).
+// callAt is Index.CallAt as the call's index in file fi's summary.
 func (fl *Flow) callAt(fi int32, n syntax.NodeID) (int32, bool) {
-	calls := fl.ix.Files[fi].Summary.Calls
-	i := sort.Search(len(calls), func(i int) bool { return calls[i].At.Node >= n })
-	if i < len(calls) && calls[i].At.Node == n {
-		return int32(i), true
+	if site, ok := fl.ix.CallAt(fi, n); ok {
+		return site.Call, true
 	}
 	return -1, false
 }
