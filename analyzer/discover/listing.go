@@ -14,10 +14,10 @@ import (
 // at the end. (Reading the listings of the directories ahead of the walk
 // saved nothing measurable on sglang trees, and went.)
 
-// aheadSlots bounds the stat workers.
+// statWorkers bounds the workers that stat the files found (settle).
 // The calls block in the kernel more than they compute, so a few more than
 // the CPUs keep them busy.
-var aheadSlots = max(4, 2*runtime.GOMAXPROCS(0))
+var statWorkers = max(4, 2*runtime.GOMAXPROCS(0))
 
 // listing is one directory's entries, sorted by name, with its identity.
 type listing struct {
@@ -32,6 +32,28 @@ type listing struct {
 	// from the last walk's record.
 	keep   *savedDir
 	reused bool
+}
+
+// read opens, identifies (fstat, not a second path lookup) and lists one
+// directory, then does what the platform does with a fresh listing
+// (afterRead).
+func (l *listing) read(abs string) {
+	d, err := os.Open(abs)
+	if err != nil {
+		l.openErr = err
+		return
+	}
+	defer d.Close()
+	if l.info, l.statErr = d.Stat(); l.statErr != nil {
+		return
+	}
+	var des []fs.DirEntry
+	des, l.readErr = d.ReadDir(-1)
+	for _, e := range des {
+		l.entries = append(l.entries, entry{name: e.Name(), typ: e.Type()})
+	}
+	sortEntries(l.entries)
+	l.afterRead(abs)
 }
 
 // entry is one name in a listing. Where the platform allows, a Python
@@ -96,7 +118,7 @@ func (w *walker) settle() {
 	}
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(aheadSlots, len(pending)) {
+	for range min(statWorkers, len(pending)) {
 		wg.Go(func() {
 			for i := range next {
 				f := &w.reached[i]

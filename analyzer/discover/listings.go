@@ -33,6 +33,9 @@ type Listings struct {
 	saved   map[string]savedDir // read only once decoded: no lock
 	now     int64               // when this walk began: the next walk's written
 
+	// mu guards what the walk writes: the walk runs on one goroutine, but
+	// Encode, Changed and Walked are the caller's, which may read from
+	// another once Find returned (a cache written in the background).
 	mu     sync.Mutex
 	used   map[string]savedDir // this walk's listings, by absolute path
 	roots  []string            // the directories walked from
@@ -218,10 +221,8 @@ func (lst *listing) keepRead() {
 	lst.keep = &savedDir{stamp: st, entries: es}
 }
 
-// use keeps the listing of a directory the walk entered. A listing read
-// ahead for a directory the walk no longer enters (now excluded) is not
-// kept: its directory drops out of the record, and out of what a replay
-// watches.
+// use keeps the listing of a directory the walk entered: only those go
+// into the record, and into what a replay watches.
 func (l *Listings) use(abs string, lst *listing) {
 	if lst.keep == nil {
 		return

@@ -135,8 +135,8 @@ func (w *walker) walkRoot(abs string) {
 
 // walkDir lists one directory and recurses into real subdirectories;
 // symbolic links to directories are deferred. The entries are judged
-// first, so that the listings of the subdirectories to walk can be read
-// ahead while the walk goes on in its fixed order.
+// first, then walked in their fixed order, so that the warnings come in
+// the same order every run.
 func (w *walker) walkDir(job dirJob) {
 	entries, ok := w.enterDir(job.abs)
 	if !ok {
