@@ -214,10 +214,9 @@ type Scope struct {
 
 // Outcome of applying a baseline.
 type Outcome struct {
-	Kept   []analyzer.Diagnostic // findings the baseline does not cover, in input order
-	Hidden int                   // findings it covered
-	// Covered are those findings, in input order: a report that must not
-	// read as "fixed" (SARIF for code scanning) keeps them, marked.
+	Kept []analyzer.Diagnostic // findings the baseline does not cover, in input order
+	// Covered are the findings it covers, in input order: a report that
+	// must not read as "fixed" (SARIF for code scanning) keeps them, marked.
 	Covered []analyzer.Diagnostic
 	Stale   []Entry // entries (in scope) with unmatched findings; Count is how many
 }
@@ -238,7 +237,6 @@ func (f *File) Apply(ds []analyzer.Diagnostic, dir string, scope Scope) (*Outcom
 		k := key{d.Rule.ID, p, d.Function, LineHash(d.LineText)}
 		if left[k] > 0 {
 			left[k]--
-			out.Hidden++
 			out.Covered = append(out.Covered, d)
 			continue
 		}

@@ -11,7 +11,9 @@ import (
 )
 
 // headingMax is the longest heading (in runes) taken from a message; a
-// longer first clause gives way to the rule's title.
+// longer first clause is shortened (asides and quoted arguments dropped,
+// then cut before a "when", "which", ...), and gives way to the rule's
+// title only when no cut fits.
 const headingMax = 100
 
 // parts is a finding's message cut for reading at a glance: a heading

@@ -24,12 +24,7 @@ func writeConcise(b *bufio.Writer, r *Report) {
 	c := paintOf(r)
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		if r.Color {
-			fmt.Fprintf(b, "%s%s:%d:%d:%s %s%s%s %s", c.bold, d.Path, d.Start.Line, d.Start.Column, c.reset,
-				c.severity(d), d.Rule.ID, c.reset, oneLine(splitMessage(d).heading))
-		} else {
-			b.WriteString(textLine(d))
-		}
+		b.WriteString(textLine(d, c))
 		b.WriteByte('\n')
 	}
 	if !r.Quiet {
@@ -43,8 +38,10 @@ func writeConcise(b *bufio.Writer, r *Report) {
 // the full format's first line; the why, the chain and the fix are in the
 // full, JSON and SARIF formats). Line breaks in a message (a rule's bug)
 // become spaces, so that editors and grep see one finding per line.
-func textLine(d *analyzer.Diagnostic) string {
-	return fmt.Sprintf("%s:%d:%d: %s %s", d.Path, d.Start.Line, d.Start.Column, d.Rule.ID, oneLine(splitMessage(d).heading))
+// Uncoloured, c's styles are empty.
+func textLine(d *analyzer.Diagnostic, c paint) string {
+	return fmt.Sprintf("%s%s:%d:%d:%s %s%s%s %s", c.bold, d.Path, d.Start.Line, d.Start.Column, c.reset,
+		c.severity(d), d.Rule.ID, c.reset, oneLine(splitMessage(d).heading))
 }
 
 var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace

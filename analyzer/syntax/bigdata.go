@@ -18,6 +18,8 @@ import "bytes"
 const (
 	// bigSource is the size from which a file is treated as data: far
 	// above hand-written code (sglang's largest module is about 200 KB).
+	// flatten.go's SGL_ARENA_MAX must stay equal: such a file parses with
+	// libc's allocator, not the arena.
 	bigSource = 2 << 20
 	// bigLiteral is the size of a bracketed region worth blanking.
 	bigLiteral = 64 << 10

@@ -123,6 +123,7 @@ typedef struct {
 
 static __thread sgl_arena *sgl_cur;
 
+// SGL_ARENA_MAX is bigdata.go's bigSource: keep them equal.
 enum { SGL_CHUNK = 2 << 20, SGL_FIRST = 256 << 10, SGL_MAGIC = 0x5a6c, SGL_ARENA_MAX = 2 << 20 };
 
 typedef struct {
@@ -267,7 +268,7 @@ static int64_t sgl_parse_flat(sgl_arena *a, const TSLanguage *lang, const char *
 		}
 	}
 	if (own && p) ts_parser_delete(p);
-	// No ts_tree_delete, no ts_parser_delete: the arena holds them.
+	// Otherwise no ts_tree_delete, no ts_parser_delete: the arena holds them.
 	sgl_cur = NULL;
 	times[1] += sgl_now() - t0;
 	return n;

@@ -36,7 +36,6 @@ func applyBaseline(file string, byGroup [][]analyzer.Diagnostic, gs []*group, st
 		return nil, nil, false
 	}
 	var stale []baseline.Entry
-	hidden := 0
 	for i, g := range gs {
 		scope := baseline.Scope{Paths: g.files, Rules: map[string]bool{}}
 		for _, r := range g.rules {
@@ -50,12 +49,11 @@ func applyBaseline(file string, byGroup [][]analyzer.Diagnostic, gs []*group, st
 		kept = append(kept, out.Kept...)
 		covered = append(covered, out.Covered...)
 		stale = append(stale, out.Stale...)
-		hidden += out.Hidden
 	}
 	analyzer.SortDiagnostics(kept)
 	analyzer.SortDiagnostics(covered)
-	if hidden > 0 {
-		fmt.Fprintf(stderr, "sglint: baseline %s hid %d finding(s)\n", file, hidden)
+	if len(covered) > 0 {
+		fmt.Fprintf(stderr, "sglint: baseline %s hid %d finding(s)\n", file, len(covered))
 	}
 	for _, e := range stale {
 		fmt.Fprintf(stderr, "sglint: warning: stale baseline entry (fixed or changed; rewrite with --write-baseline): %s\n", e)

@@ -299,8 +299,8 @@ func (r *Record) openBase() (*stamp.Dir, bool) {
 	return dir, err == nil
 }
 
-// inChunks runs check on chunks 0 to n-1, each worker with a statter of
-// its own from dir, and reports whether every chunk passed. There are as
+// inChunks runs check on chunks 0 to n-1, each worker with a statter
+// under dir, and reports whether every chunk passed. There are as
 // many workers as the CPUs the runtime uses, this goroutine one of them:
 // the stats are short, and more goroutines only cost threads. They take
 // the chunks as each comes for more, not split ahead, since a second

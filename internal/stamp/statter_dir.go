@@ -2,15 +2,11 @@ package stamp
 
 import (
 	"os"
-	"path/filepath"
 )
 
 // Path is stamp.Path, under the statter's Dir.
 func (s *Statter) Path(path string) (st Stamp, exists, isDir, ok bool) {
-	if s.Dir != nil && !filepath.IsAbs(path) {
-		path = filepath.Join(s.Dir.path, path)
-	}
-	return Path(path)
+	return Path(s.path(path))
 }
 
 // A Dir is a directory the paths under it are joined to.
