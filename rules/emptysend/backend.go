@@ -67,7 +67,7 @@ func (c *checker) findTests() map[string][]emptinessTest {
 			for n := def; n < t.SubtreeEnd(def); n++ {
 				switch t.Kind(n) {
 				case syntax.IfStatement, syntax.ElifClause:
-					for _, name := range lengthTested(t, condOf(t, n)) {
+					for _, name := range lengthTested(t, condOf(t, n), true) {
 						tests[name] = append(tests[name], emptinessTest{owner, fn, condOf(t, n)})
 					}
 				}

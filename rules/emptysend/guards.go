@@ -73,7 +73,7 @@ func condOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 // testsLength reports whether cond looks at the length of a name in names
 // (see lengthTested).
 func testsLength(t *syntax.Tree, cond syntax.NodeID, names map[string]bool) bool {
-	for _, n := range lengthTested(t, cond) {
+	for _, n := range lengthTested(t, cond, false) {
 		if names[n] {
 			return true
 		}
@@ -83,9 +83,11 @@ func testsLength(t *syntax.Tree, cond syntax.NodeID, names map[string]bool) bool
 
 // lengthTested lists the names whose length cond looks at: `len(x)`,
 // `x.size`, `x.numel()`, `x.shape`, `not x`, or x's own truth (alone or as
-// an operand of `and`/`or`). For an attribute path the last name counts
-// (`self.dst_kv_indices.size` tests `dst_kv_indices`).
-func lengthTested(t *syntax.Tree, cond syntax.NodeID) []string {
+// an operand of `and`/`or`). With attrs, an attribute path counts by its
+// last name (`self.dst_kv_indices.size` tests `dst_kv_indices`): what
+// another KV class tests, as evidence. Without, only names do: a test of
+// `self.cache.page_indices` says nothing of the local `page_indices`.
+func lengthTested(t *syntax.Tree, cond syntax.NodeID, attrs bool) []string {
 	if cond == syntax.NoNode {
 		return nil
 	}
@@ -96,7 +98,7 @@ func lengthTested(t *syntax.Tree, cond syntax.NodeID) []string {
 		case x == syntax.NoNode:
 		case t.Kind(x) == syntax.Identifier:
 			out = append(out, t.Text(x))
-		case t.Kind(x) == syntax.Attribute:
+		case attrs && t.Kind(x) == syntax.Attribute:
 			out = append(out, t.Text(t.Field(x, syntax.FAttribute)))
 		}
 	}

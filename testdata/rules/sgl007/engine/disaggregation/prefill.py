@@ -10,6 +10,7 @@ class SchedulerDisaggregationPrefillMixin:
     def process_batch_result_disagg_prefill(self, batch, result):
         for req in batch.reqs:
             self.send_kv_chunk(req, last_chunk=True)
+            self.send_other_attr_tested(req, last_chunk=True)
             self.send_checked(req, last_chunk=True)
             self.send_size_checked(req, last_chunk=True)
             self.send_aux_only(req, last_chunk=True)
@@ -37,6 +38,18 @@ class SchedulerDisaggregationPrefillMixin:
         req.start_send_idx = end
         page_indices = to_pages(kv_indices, page_size)
         req.disagg_kv_sender.send(page_indices)  # want: SGL007 "`page_indices` can be empty here \(it slices from `req.start_send_idx`"
+
+    # Flagged: the test is of another object's attribute of the same name,
+    # not of the chunk.
+    def send_other_attr_tested(self, req, last_chunk=False):
+        start = req.start_send_idx
+        end = len(req.fill_ids)
+        kv_indices = self.req_to_token[req.pool_idx, start:end].cpu().numpy()
+        req.start_send_idx = end
+        page_indices = to_pages(kv_indices, self.page_size)
+        if not self.cache.page_indices:
+            return
+        req.disagg_kv_sender.send(page_indices)  # want: SGL007 "`page_indices` can be empty here"
 
     # Silent: an empty chunk is skipped.
     def send_checked(self, req, last_chunk=False):
