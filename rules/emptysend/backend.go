@@ -87,16 +87,9 @@ func (c *checker) otherTest(name string, owner pymodel.ClassRef) (emptinessTest,
 			related[b.Class] = true
 		}
 	}
-	var down func(pymodel.ClassRef)
-	down = func(k pymodel.ClassRef) {
-		for _, s := range c.ix.Subclasses(k) {
-			if !related[s] {
-				related[s] = true
-				down(s)
-			}
-		}
+	for _, k := range c.ix.Family(owner) {
+		related[k] = true
 	}
-	down(owner)
 	for _, tst := range c.emptinessTests()[name] {
 		if !related[tst.owner] {
 			return tst, true
@@ -158,8 +151,8 @@ func (c *checker) callerForwards(fn pymodel.FuncRef, pi int) bool {
 			continue
 		}
 		for _, cal := range c.ix.Callees(site) {
-			if cal.Func != fn {
-				continue
+			if cal.Func != fn || !followed(c.ix, cal) {
+				continue // a route reachesTransport does not take is not the caller's to report
 			}
 			bind := c.ix.BindArgs(site, cal)
 			for ai, a := range c.ix.Args(site) {
@@ -192,14 +185,8 @@ func (c *checker) reachesTransport(fl *flow, name string, depth int) (syntax.Nod
 	if body == syntax.NoNode || depth > maxForward {
 		return syntax.NoNode, nil, false
 	}
-	names := map[string]bool{name: true}
-	for n := body; n < t.SubtreeEnd(body); n++ {
-		switch t.Kind(n) {
-		case syntax.IfStatement, syntax.ElifClause, syntax.ConditionalExpression:
-			if testsLength(t, condOf(t, n), names) {
-				return syntax.NoNode, nil, false // this function looks at the length
-			}
-		}
+	if looksAtLength(t, body, name) {
+		return syntax.NoNode, nil, false
 	}
 	for _, site := range c.ix.CallsIn(fl.fn) {
 		call := c.ix.Call(site)
@@ -215,7 +202,7 @@ func (c *checker) reachesTransport(fl *flow, name string, depth int) (syntax.Nod
 				return a.At.Node, &transportCall{fl: fl, node: call.At.Node}, true
 			}
 			for _, cal := range c.ix.Callees(site) {
-				if !cal.Func.Valid() || cal.Virtual || c.ix.Func(cal.Func).Stub {
+				if !followed(c.ix, cal) {
 					continue
 				}
 				bind := c.ix.BindArgs(site, cal)
@@ -233,6 +220,13 @@ func (c *checker) reachesTransport(fl *flow, name string, depth int) (syntax.Nod
 		}
 	}
 	return syntax.NoNode, nil, false
+}
+
+// followed: the callees a route to the transport goes through, for the
+// caller's walk and the callee's alike: a project function resolved
+// statically (not one override among several, not a stub).
+func followed(ix *pymodel.Index, cal pymodel.Callee) bool {
+	return cal.Func.Valid() && !cal.Virtual && !ix.Func(cal.Func).Stub
 }
 
 type transportCall struct {

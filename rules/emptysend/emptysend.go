@@ -289,16 +289,7 @@ func (c *checker) implHandles(site pymodel.CallSite, impl pymodel.FuncRef, ai in
 	if body == syntax.NoNode {
 		return false
 	}
-	names := map[string]bool{p: true}
-	for n := body; n < t.SubtreeEnd(body); n++ {
-		switch t.Kind(n) {
-		case syntax.IfStatement, syntax.ElifClause, syntax.ConditionalExpression:
-			if cond := condOf(t, n); cond != syntax.NoNode && testsLength(t, cond, names) {
-				return true
-			}
-		}
-	}
-	return false
+	return looksAtLength(t, body, p)
 }
 
 func (c *checker) report(fl *flow, arg syntax.NodeID, call *pymodel.Call, o *origin, unchecked []pymodel.FuncRef) {

@@ -81,6 +81,21 @@ func testsLength(t *syntax.Tree, cond syntax.NodeID, names map[string]bool) bool
 	return false
 }
 
+// looksAtLength: an if, elif or conditional expression in body tests the
+// length of name (the function handles an empty value its own way).
+func looksAtLength(t *syntax.Tree, body syntax.NodeID, name string) bool {
+	names := map[string]bool{name: true}
+	for n := body; n < t.SubtreeEnd(body); n++ {
+		switch t.Kind(n) {
+		case syntax.IfStatement, syntax.ElifClause, syntax.ConditionalExpression:
+			if testsLength(t, condOf(t, n), names) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // lengthTested lists the names whose length cond looks at: `len(x)`,
 // `x.size`, `x.numel()`, `x.shape`, `not x`, or x's own truth (alone or as
 // an operand of `and`/`or`). With attrs, an attribute path counts by its
