@@ -20,12 +20,14 @@ const (
 // noUse marks a state with no such place.
 var noUse = pymodel.UseRef{File: -1, Use: -1}
 
-// state is one registration-state attribute of a class.
+// state is one attribute of a class that a send path must not use empty:
+// registration state (an attribute filled by registration) or, for kind
+// fromArgs, a list taken from the KV args.
 type state struct {
-	Attr string // the attribute name under self: "kv_mem_descs"
+	Attr string // the attribute path under self: "kv_mem_descs", "kv_args.kv_data_ptrs"
 	Kind stateKind
-	Init pymodel.UseRef // the initialising assignment (File -1 for a class field)
-	Fill pymodel.UseRef // the first place it is filled
+	Init pymodel.UseRef // the initialising assignment; noUse for a class field or fromArgs state
+	Fill pymodel.UseRef // the first place it is filled; noUse for fromArgs state
 	// Evidence is where the code tests fromArgs state for emptiness.
 	// Handler is the function that makes that test.
 	Evidence analyzer.Related
@@ -47,7 +49,7 @@ var fillOps = map[pymodel.UseOp]bool{
 // and SGL004), not registration lists; a list that a method merely appends
 // to (a queue of workers, a list of pending requests) is not state.
 func stateOf(ix *pymodel.Index, c pymodel.ClassRef, attr string, regs *registrations) (state, bool) {
-	st := state{Attr: attr, Init: pymodel.UseRef{File: -1, Use: -1}, Fill: pymodel.UseRef{File: -1, Use: -1}}
+	st := state{Attr: attr, Init: noUse, Fill: noUse}
 	for _, b := range ix.MRO(c) {
 		if b.External() {
 			continue

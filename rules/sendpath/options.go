@@ -79,7 +79,8 @@ func (o *ScopeOptions) Validate() error {
 		}
 	}
 	for key, names := range map[string][]string{"bases": o.Bases, "entries": o.Entries,
-		"scheduler-bases": o.SchedulerBases, "server-bases": o.ServerBases, "raising-calls": o.RaisingCalls} {
+		"scheduler-bases": o.SchedulerBases, "server-bases": o.ServerBases, "raising-calls": o.RaisingCalls,
+		"raising-methods": o.RaisingMethods} {
 		for _, n := range names {
 			if !pyname.IsDotted(n) {
 				return fmt.Errorf("%s: %q is not a dotted name (like BaseKVManager or pkg.mod.Class.method)", key, n)

@@ -161,6 +161,7 @@ func TestScopeOptions(t *testing.T) {
 		{Bases: []string{""}},
 		{Bases: []string{"a..b"}},
 		{Entries: []string{"Mgr.send kv"}},
+		{RaisingMethods: []string{""}},
 	} {
 		assert.Error(t, bad.Validate(), "%+v", bad)
 	}

@@ -84,9 +84,10 @@ func fixOf(d *noqa.Directive, ran, known map[string]bool) *analyzer.Fix {
 	if d.Codes == nil {
 		return &analyzer.Fix{Message: "remove the unused directive", Edits: []analyzer.TextEdit{edit}}
 	}
+	unused := d.UnusedCodes()
 	var keep, drop []string
 	for _, c := range d.Codes {
-		if slices.Contains(d.UnusedCodes(), c) && sglintCode().MatchString(c) && c != Rule.ID && (ran[c] || !known[c]) {
+		if slices.Contains(unused, c) && reported(c, ran, known) {
 			drop = append(drop, c)
 		} else {
 			keep = append(keep, c)
@@ -107,6 +108,13 @@ func fixOf(d *noqa.Directive, ran, known map[string]bool) *analyzer.Fix {
 	return &analyzer.Fix{Message: fmt.Sprintf("remove %s", strings.Join(drop, ", ")), Edits: []analyzer.TextEdit{edit}}
 }
 
+// reported: an unused code SGL100 reports (and --fix removes): an sglint
+// code other than SGL100's own, of a rule that ran or of no rule at all.
+// Other linters' codes, and those of rules that did not run, are left.
+func reported(code string, ran, known map[string]bool) bool {
+	return sglintCode().MatchString(code) && code != Rule.ID && (ran[code] || !known[code])
+}
+
 // message describes what is unused in d, or "" if nothing is.
 func message(d *noqa.Directive, ran, known map[string]bool) string {
 	if d.Invalid {
@@ -121,10 +129,10 @@ func message(d *noqa.Directive, ran, known map[string]bool) string {
 	var unused, unknown []string
 	for _, c := range d.UnusedCodes() {
 		switch {
-		case !sglintCode().MatchString(c) || c == Rule.ID:
+		case !reported(c, ran, known):
 		case !known[c]:
 			unknown = append(unknown, c)
-		case ran[c]:
+		default:
 			unused = append(unused, c)
 		}
 	}
