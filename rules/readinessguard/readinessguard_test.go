@@ -113,12 +113,12 @@ func TestValidate(t *testing.T) {
 // empty case and names that method as the fix.
 func TestKVArgsEvidence(t *testing.T) {
 	ds := runOn(t, nil)
-	d := analysistest.At(ds, "kv_args.py", 107)
+	d := analysistest.At(ds, "kv_args.py", 112)
 	require.NotNil(t, d)
 	assert.Contains(t, d.Message, "as `StageStateReceiver.init` does")
 	require.NotEmpty(t, d.Related)
 	ev := d.Related[len(d.Related)-1]
 	assert.Equal(t, "kv_args.py", ev.Path)
-	assert.Equal(t, 103, ev.Line)
+	assert.Equal(t, 108, ev.Line)
 	assert.Contains(t, ev.Message, "is tested for emptiness here (StageStateReceiver.init)")
 }

@@ -46,6 +46,11 @@ class StageStateManager(BaseKVManager):
     def send_state_share(self, total_bytes):
         return total_bytes // len(self.kv_args.state_data_ptrs)  # want: SGL001 "dividing by its length raises ZeroDivisionError"
 
+    def send_state_share_checked(self, total_bytes):
+        if not self.kv_args.state_data_ptrs:
+            return 0
+        return total_bytes // len(self.kv_args.state_data_ptrs)
+
     def send_state_alias(self, dst_ptr):
         ptrs = self.kv_args.state_data_ptrs
         return self.engine.write(ptrs[0], dst_ptr)  # want: SGL001 "`ptrs` \(an alias of `self.kv_args.state_data_ptrs`\) may be empty"

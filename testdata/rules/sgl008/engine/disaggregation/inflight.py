@@ -29,6 +29,23 @@ class SchedulerDisaggregationPrefillMixin:
         self.disagg_prefill_inflight_queue = undone
         return done
 
+    # Silent: the same chain keeps a request still bootstrapping.
+    def process_inflight_queue_kept(self):
+        done, undone = [], []
+        for req, poll in zip(self.disagg_prefill_inflight_queue, self.polls()):
+            if poll in [KVPoll.WaitingForInput, KVPoll.Transferring]:
+                undone.append(req)
+            elif poll == KVPoll.Bootstrapping:
+                logger.info("still bootstrapping: %s", req.rid)
+                undone.append(req)
+            elif poll == KVPoll.Success:
+                done.append(req)
+            elif poll == KVPoll.Failed:
+                prepare_abort(req, "transfer failed")
+                done.append(req)
+        self.disagg_prefill_inflight_queue = undone
+        return done
+
     # Flagged: a request another rank did not agree on is skipped, and so
     # dropped.
     def process_inflight_consensus(self, rids_to_check):
