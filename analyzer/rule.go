@@ -126,6 +126,31 @@ type Section struct {
 	Options func() any
 }
 
+// OptionsIn is the rule's options in a configuration (rule ID -> decoded
+// options): the configured value, else the rule's defaults, nil for a
+// rule without options.
+func (r *Rule) OptionsIn(configured map[string]any) any {
+	if v, ok := configured[r.ID]; ok {
+		return v
+	}
+	if r.Options != nil {
+		return r.Options()
+	}
+	return nil
+}
+
+// OptionsIn is the section's settings in a configuration (section key ->
+// decoded settings): the configured value, else the section's defaults.
+func (s *Section) OptionsIn(configured map[string]any) any {
+	if v, ok := configured[s.Key]; ok {
+		return v
+	}
+	if s.Options != nil {
+		return s.Options()
+	}
+	return nil
+}
+
 // Demand lets the project rules of a run load only the files they read:
 // the run first reads every file's bytes and pre-scans them (class headers
 // and imports, no parser; see Scan), asks each demand of the selected rules

@@ -534,10 +534,8 @@ func (r *runner) settings() settings { return settings{r.ruleOpts, r.sections} }
 func ruleOptions(rules []*analyzer.Rule, configured map[string]any) map[*analyzer.Rule]any {
 	m := map[*analyzer.Rule]any{}
 	for _, r := range rules {
-		if v, ok := configured[r.ID]; ok {
+		if v := r.OptionsIn(configured); v != nil {
 			m[r] = v
-		} else if r.Options != nil {
-			m[r] = r.Options()
 		}
 	}
 	return m
@@ -552,10 +550,8 @@ func sectionOptions(rules []*analyzer.Rule, configured map[string]any) map[*anal
 			if _, done := m[s]; done {
 				continue
 			}
-			if v, ok := configured[s.Key]; ok {
+			if v := s.OptionsIn(configured); v != nil {
 				m[s] = v
-			} else if s.Options != nil {
-				m[s] = s.Options()
 			}
 		}
 	}

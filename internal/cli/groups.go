@@ -121,17 +121,9 @@ func engineKey(rules []*analyzer.Rule, cfg *config.Config, recPaths []string) st
 	}
 	for _, r := range rules {
 		b.WriteString(r.ID)
-		opt, ok := cfg.RuleOptions[r.ID]
-		if !ok && r.Options != nil {
-			opt = r.Options()
-		}
-		ok = add(opt)
+		ok := add(r.OptionsIn(cfg.RuleOptions))
 		for _, s := range r.Sections {
-			v, set := cfg.SectionOptions[s.Key]
-			if !set && s.Options != nil {
-				v = s.Options()
-			}
-			ok = add(v) && ok
+			ok = add(s.OptionsIn(cfg.SectionOptions)) && ok
 		}
 		if !ok {
 			return fmt.Sprintf("%p", cfg) // options json cannot encode: a group of its own

@@ -134,20 +134,13 @@ func writeSettingsTOML(w io.Writer, cfg *config.Config, all []*analyzer.Rule) er
 	sections := map[string]any{}
 	for _, r := range all {
 		if r.Options != nil {
-			if v, ok := cfg.RuleOptions[r.ID]; ok {
-				ruleOpts[r.ID] = v
-			} else {
-				ruleOpts[r.ID] = r.Options()
-			}
+			ruleOpts[r.ID] = r.OptionsIn(cfg.RuleOptions)
 		}
 		for _, s := range r.Sections {
-			if _, done := sections[s.Key]; done {
-				continue
-			}
-			if v, ok := cfg.SectionOptions[s.Key]; ok {
-				sections[s.Key] = v
-			} else if s.Options != nil {
-				sections[s.Key] = s.Options()
+			if _, done := sections[s.Key]; !done {
+				if v := s.OptionsIn(cfg.SectionOptions); v != nil {
+					sections[s.Key] = v
+				}
 			}
 		}
 	}
