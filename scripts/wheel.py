@@ -4,7 +4,7 @@
 The wheel holds the binary as a script (sglint-<version>.data/scripts/sglint),
 so that `pip install`, `uv tool install` and `pipx install` put `sglint` on
 the PATH; it has no Python code and no dependencies. Standard library only.
-The archive is reproducible: fixed timestamps, sorted entries.
+The archive is reproducible: fixed timestamps, entries in a fixed order.
 
     python3 scripts/wheel.py --binary BIN --version 1.2.3 \
         --platform manylinux_2_36_x86_64 --out DIR

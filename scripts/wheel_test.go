@@ -28,18 +28,25 @@ func requireVenv(t *testing.T) string {
 	return "python3"
 }
 
+// buildRelease builds sglint as the release builds it, the tag's version
+// (v1.2.3) stamped in, with env added (a cross compiler).
+func buildRelease(t *testing.T, name string, env ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), name)
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-X github.com/sglint/sglint/internal/cli.Version=v1.2.3", "-o", bin, "./cmd/sglint")
+	build.Dir = repoRoot(t)
+	build.Env = append(append(os.Environ(), "CGO_ENABLED=1"), env...)
+	b, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", b)
+	return bin
+}
+
 // Issue 32: the wheel holds the binary as a script, and pip puts `sglint`
 // on the PATH of a fresh virtual environment with no network and no Go;
 // the installed command checks the example project.
 func TestWheelInstallsSglint(t *testing.T) {
 	py := requireVenv(t)
-	// Built as the release builds it: the tag's version stamped in.
-	bin := filepath.Join(t.TempDir(), "sglint")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-X github.com/sglint/sglint/internal/cli.Version=v1.2.3", "-o", bin, "./cmd/sglint")
-	build.Dir = repoRoot(t)
-	build.Env = append(os.Environ(), "CGO_ENABLED=1")
-	b, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", b)
+	bin := buildRelease(t, "sglint")
 	out := t.TempDir()
 	cmd := exec.Command(py, filepath.Join(repoRoot(t), "scripts", "wheel.py"), "--binary", bin, "--version", "v1.2.3",
 		"--platform", "linux_x86_64", "--out", out)
@@ -141,12 +148,7 @@ func TestReleaseWorkflow(t *testing.T) {
 func TestArm64BinaryUnderEmulation(t *testing.T) {
 	cc := requireTool(t, "aarch64-linux-gnu-gcc")
 	qemu := requireTool(t, "qemu-aarch64")
-	bin := filepath.Join(t.TempDir(), "sglint-arm64")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-X github.com/sglint/sglint/internal/cli.Version=v1.2.3", "-o", bin, "./cmd/sglint")
-	build.Dir = repoRoot(t)
-	build.Env = append(os.Environ(), "CGO_ENABLED=1", "GOOS=linux", "GOARCH=arm64", "CC="+cc)
-	b, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", b)
+	bin := buildRelease(t, "sglint-arm64", "GOOS=linux", "GOARCH=arm64", "CC="+cc)
 	run := func(args ...string) string {
 		c := exec.Command(qemu, append([]string{"-L", "/usr/aarch64-linux-gnu", bin}, args...)...)
 		c.Dir = filepath.Join(repoRoot(t), "testdata", "example")
