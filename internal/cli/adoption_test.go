@@ -440,4 +440,13 @@ func TestFixUnusedNoqa(t *testing.T) {
 	o = runMain(t, dir, nil, "--fix", "-")
 	assert.Equal(t, ExitError, o.code)
 	assert.Contains(t, o.stderr, "--fix writes to the checked files")
+
+	// The run after the fixes says what the first pass said once, not
+	// twice, and keeps SGL100 on for what could not be fixed.
+	putFile(t, dir, "a.py", src)
+	putFile(t, dir, "blob.py", "x = 1\x00\n")
+	o = runMain(t, dir, nil, "--fix", "--stats")
+	assert.Equal(t, 1, strings.Count(o.stderr, "blob.py"), o.stderr)
+	assert.Equal(t, 1, strings.Count(o.stderr, "sglint: fixed 4 finding(s) in 1 file(s)"), o.stderr)
+	assert.Equal(t, 1, strings.Count(o.stderr, "sglint: stats:"), o.stderr)
 }

@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -153,9 +154,19 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	if err := o.validate(paths); err != nil {
 		return usageError(stdout, stderr, err)
 	}
+	// A run that fixes something is done again on the edited files (see
+	// below); what this pass says (warnings, --stats) is held until it is
+	// known whether it is the run's last word, so that nothing is said twice.
+	saidTo, held, again := stderr, &bytes.Buffer{}, false
 	if o.fix {
 		// The fixable findings are SGL100's: --fix looks for them.
 		o.extendSelected = append(o.extendSelected, unusednoqa.Rule.ID)
+		stderr = held
+		defer func() {
+			if !again {
+				saidTo.Write(held.Bytes())
+			}
+		}()
 	}
 	if o.jobs == 0 {
 		o.jobs = runtime.NumCPU()
@@ -307,16 +318,25 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (exit int) 
 	}
 	diags := res.diags
 	if o.fix {
-		left, ok := applyFixes(diags, set, stderr)
+		var fixLog bytes.Buffer
+		left, ok := applyFixes(diags, set, &fixLog)
+		if ok && len(left) < len(diags) {
+			// The files changed (a line may have gone): what is left is
+			// reported as a run on them finds it, with its positions, SGL100
+			// still on. That run says everything again but the fixes.
+			again = true
+			saidTo.Write(fixLog.Bytes())
+			rerun := slices.Clone(args)
+			for i, a := range rerun {
+				if a == "--fix" || a == "-fix" || strings.HasPrefix(a, "--fix=") || strings.HasPrefix(a, "-fix=") {
+					rerun[i] = "--extend-select=" + unusednoqa.Rule.ID
+				}
+			}
+			return check(rerun, stdin, stdout, saidTo)
+		}
+		held.Write(fixLog.Bytes())
 		if !ok {
 			return ExitError
-		}
-		if len(left) < len(diags) {
-			// The files changed (a line may have gone): what is left is
-			// reported as a run on them finds it, with its positions.
-			return check(slices.DeleteFunc(slices.Clone(args), func(a string) bool {
-				return a == "--fix" || a == "-fix" || strings.HasPrefix(a, "--fix=") || strings.HasPrefix(a, "-fix=")
-			}), stdin, stdout, stderr)
 		}
 	}
 	var covered []analyzer.Diagnostic
