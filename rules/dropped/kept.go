@@ -73,8 +73,7 @@ func (c *checker) keptList(l loop) string {
 			continue
 		}
 		k := t.Text(right)
-		body := t.Field(l.node, syntax.FBody)
-		for m := body; m < t.SubtreeEnd(body); m++ {
+		for m := range t.OwnScope(l.node) { // an append in a nested def is another scope's
 			if t.Kind(m) == syntax.Call && calledName(t, m) == "append" {
 				fn := t.Field(m, syntax.FFunction)
 				if t.TextIs(t.Field(fn, syntax.FObject), k) && c.mentionsItem(l, t.Field(m, syntax.FArguments)) {
